@@ -1,0 +1,83 @@
+import { Severity } from "../../../gen/guard/v1/types_pb.js";
+import { boundSubject, type Detection } from "../detector.js";
+
+/**
+ * Email addresses, found by scanning out from each `@` instead of by one regular
+ * expression: a pattern such as `[\w.]+@...` retries from every start position and is
+ * quadratic on long runs of word characters. This scan is linear and bounded.
+ */
+
+const MAX_LOCAL = 64;
+const MAX_DOMAIN = 253;
+
+function isLocalChar(c: number): boolean {
+  return (
+    (c >= 0x61 && c <= 0x7a) || // a-z
+    (c >= 0x41 && c <= 0x5a) || // A-Z
+    (c >= 0x30 && c <= 0x39) || // 0-9
+    c === 0x2e || // .
+    c === 0x5f || // _
+    c === 0x25 || // %
+    c === 0x2b || // +
+    c === 0x2d // -
+  );
+}
+
+function isDomainChar(c: number): boolean {
+  return (
+    (c >= 0x61 && c <= 0x7a) || (c >= 0x41 && c <= 0x5a) || (c >= 0x30 && c <= 0x39) || c === 0x2d || c === 0x2e
+  );
+}
+
+function isLetter(c: number): boolean {
+  return (c >= 0x61 && c <= 0x7a) || (c >= 0x41 && c <= 0x5a);
+}
+
+/** Validates the domain: at least two labels, no empty or hyphen-edged label, alphabetic TLD. */
+function validDomain(domain: string): boolean {
+  const labels = domain.split(".");
+  if (labels.length < 2) return false;
+  for (const label of labels) {
+    if (label.length === 0 || label.length > 63) return false;
+    if (label.startsWith("-") || label.endsWith("-")) return false;
+  }
+  const tld = labels[labels.length - 1] ?? "";
+  if (tld.length < 2) return false;
+  for (let i = 0; i < tld.length; i++) if (!isLetter(tld.charCodeAt(i))) return false;
+  return true;
+}
+
+/** Finds email addresses; offsets are UTF-16 indexes into `text`. */
+export function findEmails(text: string): Detection[] {
+  const found: Detection[] = [];
+  let at = text.indexOf("@");
+  let consumedUntil = 0;
+  while (at !== -1) {
+    let start = at;
+    while (start > consumedUntil && at - start < MAX_LOCAL && isLocalChar(text.charCodeAt(start - 1))) start--;
+    // A local part neither starts nor ends with a dot.
+    while (start < at && text.charCodeAt(start) === 0x2e) start++;
+    let end = at + 1;
+    while (end < text.length && end - at - 1 < MAX_DOMAIN && isDomainChar(text.charCodeAt(end))) end++;
+    // Trailing dots and hyphens are sentence punctuation, not part of the domain.
+    while (end > at + 1 && (text.charCodeAt(end - 1) === 0x2e || text.charCodeAt(end - 1) === 0x2d)) end--;
+    const local = text.slice(start, at);
+    const domain = text.slice(at + 1, end);
+    if (local.length > 0 && !local.endsWith(".") && !local.includes("..") && validDomain(domain)) {
+      const value = text.slice(start, end);
+      found.push({
+        category: "privacy.pii.email",
+        severity: Severity.MEDIUM,
+        start,
+        end,
+        score: 0.95,
+        subject: boundSubject(value),
+        placeholderKind: "EMAIL",
+        reason: "email address",
+      });
+      consumedUntil = end;
+    }
+    at = text.indexOf("@", Math.max(at + 1, consumedUntil));
+  }
+  return found;
+}
