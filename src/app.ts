@@ -1,0 +1,116 @@
+import type { FastifyInstance, FastifyServerOptions } from "fastify";
+import { monotonicFactory } from "ulid";
+import { DecomposeService } from "../gen/guard/v1/decompose_pb.js";
+import { DetectorService } from "../gen/guard/v1/detector_pb.js";
+import { SessionService } from "../gen/guard/v1/session_pb.js";
+import { KeyRing } from "./auth/key-ring.js";
+import { buildBridge } from "./bridge/server.js";
+import type { GuardConfig } from "./config/types.js";
+import type { SecretBox } from "./crypto/secret-box.js";
+import { decomposeServiceImpl } from "./decompose/service.js";
+import { combinedDetectorServiceImpl } from "./detectors/combined.js";
+import type { Detector } from "./detectors/detector.js";
+import { builtinDetectors } from "./detectors/registry.js";
+import { detectorServiceImpl } from "./detectors/service.js";
+import { AgentDirectory } from "./identity/placement.js";
+import { InProcessRateLimiter } from "./limits/rate-limiter.js";
+import type { DetectorHandle } from "./pipeline/detect.js";
+import type { PipelineDeps } from "./pipeline/evaluate.js";
+import { PlaceholderRegistry } from "./placeholders/registry.js";
+import { DEFAULT_POLICY } from "./policy/policy.js";
+import { inProcessClient } from "./rpc/in-process.js";
+import { serveRpc } from "./rpc/serve.js";
+import { createSessionService } from "./session/service.js";
+import { EmbeddedStore } from "./store/embedded/embedded-store.js";
+import type { Store } from "./store/store.js";
+import { PROVIDER, VERSION } from "./version.js";
+
+export interface AppOptions {
+  readonly config: GuardConfig;
+  readonly dataDir: string;
+  readonly box: SecretBox;
+  /** Deployment prefix such as `/guard`; empty for none. */
+  readonly basePath?: string;
+  readonly logger?: FastifyServerOptions["logger"];
+  readonly detectorDeadlineMs?: number;
+  /** When set, the internal services are also served over HTTP/2 (gRPC, Connect) on this port. */
+  readonly rpcPort?: number;
+  readonly rpcHost?: string;
+  readonly now?: () => number;
+}
+
+export interface App {
+  readonly bridge: FastifyInstance;
+  readonly store: Store;
+  readonly rpcPort?: number;
+  /** Stops accepting, answers what is in flight, then flushes every accepted record. */
+  close(): Promise<void>;
+}
+
+function inProcessDetector(detector: Detector): DetectorHandle {
+  return {
+    name: detector.name,
+    version: detector.version,
+    categories: detector.categories,
+    channels: detector.channels ?? [],
+    client: inProcessClient(DetectorService, detectorServiceImpl(detector)),
+  };
+}
+
+/** Wires the service together: store, registries, internal services, pipeline, bridge. */
+export async function createApp(options: AppOptions): Promise<App> {
+  const now = options.now ?? Date.now;
+  const store = EmbeddedStore.open(options.dataDir);
+  const sessionImpl = createSessionService({ now });
+  const pipeline: PipelineDeps = {
+    decompose: inProcessClient(DecomposeService, decomposeServiceImpl),
+    decomposeInProcess: true,
+    sessions: inProcessClient(SessionService, sessionImpl),
+    detectors: builtinDetectors.map(inProcessDetector),
+    store,
+    agents: new AgentDirectory(await store.loadAgents()),
+    placeholders: new PlaceholderRegistry(options.box, store, await store.loadPlaceholders()),
+    box: options.box,
+    policyFor: () => DEFAULT_POLICY,
+    isWhitelisted: () => false,
+    detectorDeadlineMs: options.detectorDeadlineMs ?? 250,
+    provider: PROVIDER,
+  };
+  const bridge = buildBridge(
+    {
+      keyRing: new KeyRing(options.config),
+      limiter: new InProcessRateLimiter(),
+      pipeline,
+      basePath: options.basePath ?? "",
+      version: VERSION,
+      startedAt: now(),
+      mintEventId: monotonicFactory(),
+      now,
+    },
+    options.logger ?? false,
+  );
+
+  const rpc =
+    options.rpcPort === undefined
+      ? undefined
+      : await serveRpc(
+          (router) => {
+            router.service(DecomposeService, decomposeServiceImpl);
+            router.service(SessionService, sessionImpl);
+            router.service(DetectorService, combinedDetectorServiceImpl(builtinDetectors, VERSION));
+          },
+          options.rpcHost ?? "127.0.0.1",
+          options.rpcPort,
+        );
+
+  return {
+    bridge,
+    store,
+    ...(rpc ? { rpcPort: rpc.port } : {}),
+    async close() {
+      await bridge.close();
+      await rpc?.close();
+      await store.close();
+    },
+  };
+}

@@ -1,0 +1,29 @@
+import type { FastifyInstance } from "fastify";
+import { validateEvent } from "../../contract/validate.js";
+import { errors } from "../../errors/guard-error.js";
+import { evaluate } from "../../pipeline/evaluate.js";
+import type { GuardEvent } from "../../pipeline/event.js";
+import { principalOf } from "../auth-hooks.js";
+import type { BridgeContext } from "../context.js";
+import { parseJsonBody } from "../json-body.js";
+import { verdictBody } from "../verdict-body.js";
+
+/** POST /v1/evaluate: one GuardEvent in, one Verdict out (spec 4.1). */
+export function registerEvaluate(app: FastifyInstance, ctx: BridgeContext): void {
+  app.post("/v1/evaluate", async (request, reply) => {
+    const principal = principalOf(request);
+    const raw = Buffer.isBuffer(request.body) ? request.body : Buffer.alloc(0);
+    const parsed = parseJsonBody(raw);
+    if (!parsed.ok) throw errors.invalidEvent([{ code: "invalid_json", path: [], message: parsed.message }]);
+    const checked = validateEvent(parsed.value);
+    if (!checked.ok) throw errors.invalidEvent(checked.details);
+    const evaluation = await evaluate(ctx.pipeline, {
+      principal,
+      event: parsed.value as GuardEvent,
+      raw,
+      eventId: ctx.mintEventId(),
+      receivedAt: request.receivedAt,
+    });
+    return reply.type("application/json").send(JSON.stringify(verdictBody(evaluation, request.receivedAt)));
+  });
+}

@@ -1,0 +1,94 @@
+import Fastify, { type FastifyInstance, type FastifyServerOptions } from "fastify";
+import { errors, GuardError } from "../errors/guard-error.js";
+import { registerAuthHooks } from "./auth-hooks.js";
+import type { BridgeContext } from "./context.js";
+import { registerEvaluate } from "./routes/evaluate.js";
+import { registerHeartbeat } from "./routes/heartbeat.js";
+import { registerLimits } from "./routes/limits.js";
+import { registerPublic } from "./routes/public.js";
+
+/** Route paths below the prefix and the methods they answer, for 405 instead of 404. */
+const ROUTES: Record<string, readonly string[]> = {
+  "/v1/evaluate": ["POST"],
+  "/v1/heartbeat": ["POST"],
+  "/v1/health": ["GET", "HEAD"],
+  "/v1/limits": ["GET", "HEAD"],
+  "/openapi.json": ["GET", "HEAD"],
+};
+
+/** Hard ceiling on any body, above every organization's own limit (which the hooks apply). */
+const BODY_CEILING = 256 * 1024 * 1024;
+
+/** Fastify's own failures mapped onto the specification's error bodies. */
+function fromFastify(error: unknown): GuardError {
+  if (error instanceof GuardError) return error;
+  const code = (error as { code?: string }).code ?? "";
+  const status = (error as { statusCode?: number }).statusCode ?? 500;
+  if (code === "FST_ERR_CTP_INVALID_MEDIA_TYPE") return errors.unsupportedMediaType("");
+  if (code === "FST_ERR_CTP_BODY_TOO_LARGE") return errors.payloadTooLarge(BODY_CEILING);
+  if (status >= 400 && status < 500) return errors.invalidBody((error as Error).message);
+  return GuardError.from(error);
+}
+
+/**
+ * The HTTP bridge: the exact JSON endpoints of the specification, under an optional
+ * deployment prefix. Every error, including unknown routes, answers JSON in the shape of
+ * spec section 7; a 5xx carries no body.
+ */
+export function buildBridge(ctx: BridgeContext, logger: FastifyServerOptions["logger"] = false): FastifyInstance {
+  const app = Fastify({
+    logger,
+    bodyLimit: BODY_CEILING,
+    // Bodies are parsed and validated by the bridge itself against openapi/schemas.
+    routerOptions: { ignoreTrailingSlash: true },
+  });
+
+  app.decorateRequest("principal", undefined);
+  app.decorateRequest("receivedAt", undefined as unknown as Date);
+  app.addHook("onRequest", async (request) => {
+    request.receivedAt = new Date(ctx.now());
+  });
+
+  app.removeAllContentTypeParsers();
+  // Raw bytes, kept: offsets index the body as sent, and the store keeps it verbatim.
+  app.addContentTypeParser("application/json", { parseAs: "buffer", bodyLimit: BODY_CEILING }, (_req, body, done) =>
+    done(null, body),
+  );
+  app.addContentTypeParser("*", (request, _payload, done) =>
+    done(errors.unsupportedMediaType(String(request.headers["content-type"] ?? "")), undefined),
+  );
+
+  app.setErrorHandler((thrown, request, reply) => {
+    const error = fromFastify(thrown);
+    if (error.status >= 500) {
+      request.log.error({ err: thrown }, "request failed");
+      return reply.code(error.status).send();
+    }
+    return reply.code(error.status).type("application/json").send(JSON.stringify(error.body()));
+  });
+
+  app.setNotFoundHandler((request, reply) => {
+    const path = (request.url.split("?")[0] ?? "").replace(/\/+$/, "");
+    // Outside the prefix nothing exists; inside it, a known path with another method is a 405.
+    const local = !ctx.basePath ? path : path.startsWith(`${ctx.basePath}/`) ? path.slice(ctx.basePath.length) : undefined;
+    const allowed =
+      local === undefined ? undefined : (ROUTES[local] ?? (local.startsWith("/schema/v1/") ? ["GET", "HEAD"] : undefined));
+    const error = allowed ? errors.methodNotAllowed(request.method, path, allowed) : errors.notFound(path || "/");
+    if (allowed) void reply.header("allow", allowed.join(", "));
+    return reply.code(error.status).type("application/json").send(JSON.stringify(error.body()));
+  });
+
+  app.register(
+    async (scope) => {
+      registerPublic(scope, ctx);
+      await scope.register(async (authed) => {
+        registerAuthHooks(authed, ctx);
+        registerEvaluate(authed, ctx);
+        registerHeartbeat(authed, ctx);
+        registerLimits(authed);
+      });
+    },
+    { prefix: ctx.basePath },
+  );
+  return app;
+}

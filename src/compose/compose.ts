@@ -1,0 +1,133 @@
+import { Channel, EventKind, type Finding, type Segment, type ToolCall } from "../../gen/guard/v1/types_pb.js";
+import { actionFor, type PolicySet } from "../policy/policy.js";
+import { toUtf16Index } from "../text/code-points.js";
+import type { Composition, WireContinuation, WireFinding, WireSpan } from "./wire.js";
+import { severityName } from "./severity.js";
+
+export interface ComposeInput {
+  readonly kind: EventKind;
+  readonly segments: readonly Segment[];
+  readonly toolCalls: readonly ToolCall[];
+  readonly findings: readonly Finding[];
+  readonly unjudged: readonly string[];
+  readonly policy: PolicySet;
+  /** Keyed, irreversible fingerprint of a finding's subject (DESIGN.md decision 4). */
+  readonly fingerprint: (category: string, subject: string) => string;
+  readonly isWhitelisted: (fp: string) => boolean;
+  /** The agent's placeholder for a value (same value, same token). */
+  readonly placeholderFor: (kind: string, value: string) => string;
+}
+
+const MAX_NOTICE = 2000;
+
+/**
+ * The only place findings become a decision (spec 2.3, 2.4): block when a rule says block,
+ * or when it says redact and the text cannot be addressed (rule 3); redact as spans with
+ * placeholders; flag as findings only. Whitelisted findings stay visible and weigh nothing.
+ */
+export function compose(input: ComposeInput): Composition {
+  const segmentsByPath = new Map(input.segments.map((s) => [s.path, s] as const));
+  const findings: WireFinding[] = [];
+  const spans: WireSpan[] = [];
+  const blocking: Finding[] = [];
+
+  for (const finding of input.findings) {
+    const fp = input.fingerprint(finding.category, finding.subject);
+    const whitelisted = input.isWhitelisted(fp);
+    findings.push(toWire(finding, fp, whitelisted));
+    if (whitelisted) continue;
+    const action = actionFor(input.policy, finding, input.kind);
+    if (action === "block") blocking.push(finding);
+    if (action !== "redact") continue;
+    const segment = segmentsByPath.get(finding.path);
+    if (segment?.addressable && finding.start !== undefined && finding.end !== undefined) {
+      const value = segment.text.slice(
+        toUtf16Index(segment.text, finding.start),
+        toUtf16Index(segment.text, finding.end),
+      );
+      const replacement = input.placeholderFor(finding.placeholderKind || "VALUE", value);
+      spans.push({ path: finding.path, start: finding.start, end: finding.end, replacement });
+    } else {
+      // Redaction wanted where no span can be addressed: the action may not proceed.
+      blocking.push(finding);
+    }
+  }
+
+  const decision = blocking.length > 0 ? "block" : "allow";
+  const composition: Composition = {
+    decision,
+    findings,
+    spans: disjoint(spans),
+    unjudged: [...new Set(input.unjudged)],
+  };
+  if (decision === "block") composition.continuation = continuationFor(input, blocking);
+  return composition;
+}
+
+function toWire(finding: Finding, fp: string, whitelisted: boolean): WireFinding {
+  const wire: WireFinding = {
+    category: finding.category,
+    severity: severityName(finding.severity),
+    path: finding.path,
+    score: Math.min(1, Math.max(0, finding.score)),
+    detector: finding.detector,
+    fp,
+    subject: finding.subject,
+  };
+  if (finding.start !== undefined && finding.end !== undefined) {
+    wire.start = finding.start;
+    wire.end = finding.end;
+  }
+  if (whitelisted) wire.whitelisted = true;
+  return wire;
+}
+
+/** Spans sorted by path and start, with overlaps resolved in favour of the earlier, longer one. */
+function disjoint(spans: WireSpan[]): WireSpan[] {
+  const sorted = [...spans].sort((a, b) =>
+    a.path === b.path ? a.start - b.start || b.end - a.end : a.path < b.path ? -1 : 1,
+  );
+  const kept: WireSpan[] = [];
+  for (const span of sorted) {
+    const last = kept[kept.length - 1];
+    if (last && last.path === span.path && span.start < last.end) continue;
+    kept.push(span);
+  }
+  return kept;
+}
+
+function notice(blocking: readonly Finding[], instead: string): string {
+  const reasons = [...new Set(blocking.map((f) => f.reason || f.category))].slice(0, 8).join("; ");
+  return `Guard refused this step (${reasons}). ${instead}`.slice(0, MAX_NOTICE);
+}
+
+/**
+ * The refusal form that keeps the session alive (spec 2.7): drop only the offending tool
+ * calls of a response; withhold only the offending tool results of a request; otherwise
+ * answer with the notice.
+ */
+function continuationFor(input: ComposeInput, blocking: readonly Finding[]): WireContinuation {
+  if (input.kind === EventKind.STEP_RESPONSE) {
+    const callIds = new Set(blocking.map((f) => f.callId));
+    const onlyCalls = blocking.every((f) => f.channel === Channel.TOOL_CALL_ARGUMENTS && f.callId !== "");
+    const calls = input.toolCalls.filter((c) => callIds.has(c.id));
+    if (onlyCalls && calls.length > 0)
+      return {
+        style: "drop_calls",
+        paths: calls.map((c) => c.path),
+        notice: notice(blocking, "The named tool calls were not run; continue without them or choose a safer action."),
+      };
+  } else {
+    const onlyResults = blocking.every((f) => f.channel === Channel.TOOL_RESULT);
+    if (onlyResults)
+      return {
+        style: "withhold",
+        paths: [...new Set(blocking.map((f) => f.path))],
+        notice: notice(
+          blocking,
+          "This tool result was withheld because it contained content Guard will not pass to the model; do not retry the same source.",
+        ),
+      };
+  }
+  return { style: "answer", paths: [], notice: notice(blocking, "Ask for something else or rephrase the request.") };
+}

@@ -1,0 +1,43 @@
+import { createHash, type Hash } from "node:crypto";
+
+/**
+ * Conversation digests for session chaining. Every step/request re-sends the whole
+ * conversation, and sessions are found by matching the digests of a request's prefix
+ * against earlier requests, so the same message must digest the same way every time it is
+ * sent: only role and content count, never presentation (cache_control markers move from
+ * request to request, string content equals one text part, tool arguments are compared
+ * as parsed JSON rather than as the provider's encoding).
+ */
+export class MessageDigest implements PartSink {
+  private readonly hash: Hash = createHash("sha256");
+
+  constructor(role: string) {
+    this.field(role);
+  }
+
+  /** Adds one content part: a tag (`text`, `call`, `result`, ...) and its fields. */
+  part(tag: string, ...fields: readonly string[]): void {
+    this.field(tag);
+    this.field(String(fields.length));
+    for (const f of fields) this.field(f);
+  }
+
+  /** Hex SHA-256 of role and parts. */
+  hex(): string {
+    return this.hash.digest("hex");
+  }
+
+  // Length-prefixed so that no two different part lists hash the same input stream.
+  private field(value: string): void {
+    this.hash.update(`${value.length}:`);
+    this.hash.update(value);
+  }
+}
+
+/** Where parsers put content parts; responses have no conversation, so they discard them. */
+export interface PartSink {
+  part(tag: string, ...fields: readonly string[]): void;
+}
+
+/** A sink that keeps nothing: parsers read the same code path whether or not they digest. */
+export const DISCARD: PartSink = { part: () => {} };

@@ -1,0 +1,33 @@
+import { Channel } from "../../gen/guard/v1/types_pb.js";
+import type { Collector, TextContext } from "./collector.js";
+import { boundedJson, stringOf } from "./json.js";
+
+/** One declared tool, with the paths of its fields in the body. */
+export interface ToolDeclaration {
+  readonly name: unknown;
+  readonly namePath: string;
+  readonly description: unknown;
+  readonly descriptionPath: string;
+  readonly schema: unknown;
+  readonly schemaPath: string;
+}
+
+/**
+ * Judges a declared tool. Name and description are string leaves (addressable). The
+ * schema is judged as one segment of its JSON text: instructions hidden anywhere in it
+ * (property descriptions, enum values, defaults) are seen together, at the price of
+ * findings there carrying no offsets.
+ */
+export function declareTool(c: Collector, tool: ToolDeclaration): void {
+  const ctx: TextContext = {
+    channel: Channel.TOOL_INVENTORY,
+    messageIndex: -1,
+    toolName: stringOf(tool.name),
+  };
+  c.text(ctx, tool.name, tool.namePath);
+  c.text(ctx, tool.description, tool.descriptionPath);
+  if (tool.schema === undefined || tool.schema === null) return;
+  const json = boundedJson(tool.schema);
+  if (json.tooDeep) c.skip(tool.schemaPath);
+  c.segment(ctx, { path: tool.schemaPath, text: json.text, addressable: false });
+}

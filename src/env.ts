@@ -1,0 +1,42 @@
+import { resolve } from "node:path";
+
+/** Everything Guard reads from the environment; only entry points call this. */
+export interface Environment {
+  readonly host: string;
+  readonly port: number;
+  readonly dataDir: string;
+  readonly configPath?: string;
+  readonly basePath: string;
+  readonly rpcPort?: number;
+  readonly masterKey?: string;
+  readonly logLevel: string;
+}
+
+function port(value: string | undefined, name: string, fallback?: number): number | undefined {
+  if (value === undefined || value === "") return fallback;
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 0 || n > 65535) throw new Error(`${name} must be a port number, got ${value}`);
+  return n;
+}
+
+/** A prefix is `/name[/name...]` without a trailing slash; empty means none. */
+function basePath(value: string | undefined): string {
+  if (!value || value === "/") return "";
+  const trimmed = `/${value.replace(/^\/+|\/+$/g, "")}`;
+  if (!/^(\/[A-Za-z0-9._~-]+)+$/.test(trimmed)) throw new Error(`GUARD_BASE_PATH is not a path prefix: ${value}`);
+  return trimmed;
+}
+
+export function readEnvironment(env: NodeJS.ProcessEnv = process.env): Environment {
+  const rpcPort = port(env["GUARD_RPC_PORT"], "GUARD_RPC_PORT");
+  return {
+    host: env["HOST"] || "127.0.0.1",
+    port: port(env["PORT"], "PORT", 8080) ?? 8080,
+    dataDir: resolve(env["GUARD_DATA_DIR"] || ".guard"),
+    ...(env["GUARD_CONFIG"] ? { configPath: env["GUARD_CONFIG"] } : {}),
+    basePath: basePath(env["GUARD_BASE_PATH"]),
+    ...(rpcPort !== undefined ? { rpcPort } : {}),
+    ...(env["GUARD_MASTER_KEY"] ? { masterKey: env["GUARD_MASTER_KEY"] } : {}),
+    logLevel: env["GUARD_LOG_LEVEL"] || "info",
+  };
+}

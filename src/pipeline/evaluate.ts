@@ -1,0 +1,178 @@
+import { createHash } from "node:crypto";
+import { type Client, createContextValues } from "@connectrpc/connect";
+import type { DecomposeService } from "../../gen/guard/v1/decompose_pb.js";
+import type { SessionService } from "../../gen/guard/v1/session_pb.js";
+import type { Principal } from "../auth/key-ring.js";
+import { compose } from "../compose/compose.js";
+import type { Composition } from "../compose/wire.js";
+import type { SecretBox } from "../crypto/secret-box.js";
+import { GuardError } from "../errors/guard-error.js";
+import { type AgentDirectory, placeEvent } from "../identity/placement.js";
+import type { PlaceholderRegistry } from "../placeholders/registry.js";
+import type { PolicySet } from "../policy/policy.js";
+import type { EventRecord } from "../store/records.js";
+import type { Store } from "../store/store.js";
+import { type DetectorHandle, detectAll } from "./detect.js";
+import { EVENT_KINDS, type GuardEvent, PROTOCOLS } from "./event.js";
+import { parsedPayloadKey } from "../rpc/context.js";
+import { judgeMedia } from "./media.js";
+
+/** Everything one evaluation needs, built once at start (src/app.ts). */
+export interface PipelineDeps {
+  readonly decompose: Client<typeof DecomposeService>;
+  /** True when the DecomposeService runs in this process: it then gets the parsed body. */
+  readonly decomposeInProcess: boolean;
+  readonly sessions: Client<typeof SessionService>;
+  readonly detectors: readonly DetectorHandle[];
+  readonly store: Store;
+  readonly agents: AgentDirectory;
+  readonly placeholders: PlaceholderRegistry;
+  readonly box: SecretBox;
+  readonly policyFor: (orgId: string, workspace: string) => PolicySet;
+  readonly isWhitelisted: (orgId: string, fp: string) => boolean;
+  /** Longest a detector may take before its segments count as unjudged. */
+  readonly detectorDeadlineMs: number;
+  /** The Verdict's `provider`. */
+  readonly provider: string;
+}
+
+export interface EvaluateInput {
+  readonly principal: Principal;
+  readonly event: GuardEvent;
+  /** The body exactly as transported. */
+  readonly raw: Buffer;
+  readonly eventId: string;
+  readonly receivedAt: Date;
+}
+
+/** The verdict's evaluated parts; the bridge adds timing and serialises. */
+export interface Evaluation extends Composition {
+  readonly eventId: string;
+  readonly provider: string;
+  readonly latencyMs: number;
+}
+
+/**
+ * One evaluate, top to bottom: place the event, take the body apart, attach it to its
+ * session, consult the detectors, compose the verdict, record everything. Recording is
+ * queued (write-behind), so the decision path never waits on a disk.
+ */
+export async function evaluate(deps: PipelineDeps, input: EvaluateInput): Promise<Evaluation> {
+  const started = performance.now();
+  const { principal, event } = input;
+  const org = principal.org;
+  const kind = EVENT_KINDS[event.kind];
+  const receivedAt = input.receivedAt.toISOString();
+
+  const placement = place(deps, input, receivedAt);
+  const decomposition = await deps.decompose.decompose(
+    {
+      kind,
+      llmProtocol: PROTOCOLS[event.llm_protocol],
+      // In process the parsed body rides in a context value; only a remote service needs bytes.
+      payloadJson: deps.decomposeInProcess ? new Uint8Array() : Buffer.from(JSON.stringify(event.payload)),
+    },
+    deps.decomposeInProcess ? { contextValues: createContextValues().set(parsedPayloadKey, event.payload) } : {},
+  );
+  const session = await deps.sessions.attach({
+    orgId: org.id,
+    agentId: placement.agentId,
+    agentType: event.agent_type,
+    agentUser: event.agent_user,
+    kind,
+    stepId: event.step_id,
+    sessionHint: event.session_hint ?? "",
+    connection: event.connection ?? "",
+    conversation: decomposition.conversation,
+    finishReason: decomposition.finishReason,
+    eventId: input.eventId,
+  });
+  const detected = await detectAll(deps.detectors, kind, decomposition.segments, deps.detectorDeadlineMs);
+  const media = judgeMedia(decomposition.media, org.limits);
+
+  const composition = compose({
+    kind,
+    segments: decomposition.segments,
+    toolCalls: decomposition.toolCalls,
+    findings: detected.findings,
+    unjudged: [...decomposition.unjudged, ...detected.unjudged, ...media.unjudged],
+    policy: deps.policyFor(org.id, placement.workspace),
+    fingerprint: (category, subject) => deps.box.mac(`fp:${org.id}`, `${category}\0${subject}`),
+    isWhitelisted: (fp) => deps.isWhitelisted(org.id, fp),
+    placeholderFor: (placeholderKind, value) =>
+      deps.placeholders.placeholderFor(org.id, placement.agentId, placeholderKind, value),
+  });
+  const concluded = await deps.sessions.conclude({
+    orgId: org.id,
+    sessionId: session.sessionId,
+    stepId: event.step_id,
+    kind,
+    decision: composition.decision,
+  });
+  const latencyMs = performance.now() - started;
+
+  const record: EventRecord = {
+    event_id: input.eventId,
+    received_at: receivedAt,
+    org_id: org.id,
+    key_id: principal.key.id,
+    kind: event.kind,
+    step_id: event.step_id,
+    agent_id: placement.agentId,
+    agent_id_derived: placement.derived,
+    agent_type: event.agent_type,
+    agent_user: event.agent_user,
+    workspace: placement.workspace,
+    llm_protocol: event.llm_protocol,
+    ...(event.integration !== undefined ? { integration: event.integration } : {}),
+    ...(event.connection !== undefined ? { connection: event.connection } : {}),
+    ...(event.session_hint !== undefined ? { session_hint: event.session_hint } : {}),
+    payload_sha256: createHash("sha256").update(input.raw).digest("hex"),
+    payload_bytes: input.raw.length,
+    session: {
+      session_id: session.sessionId,
+      turn_id: session.turnId,
+      turn_index: session.turnIndex,
+      step_index: session.stepIndex,
+      attach_method: session.attachMethod,
+      paired: session.paired,
+      signals: session.signals,
+      turn_closed: concluded.turnClosed,
+      protocol_detected: decomposition.protocolMismatch ? decomposition.protocol : undefined,
+      finish_reason: decomposition.finishReason || undefined,
+      media_declined: media.declined.length > 0 ? media.declined : undefined,
+      detectors_failed: detected.failed.length > 0 ? detected.failed : undefined,
+    },
+    verdict: { ...composition, latency_ms: latencyMs },
+  };
+  await deps.store.recordEvent(record, input.raw);
+  return { ...composition, eventId: input.eventId, provider: deps.provider, latencyMs };
+}
+
+/** Places the event (spec 5.3 to 5.5); an identity refusal is audited before it is answered. */
+function place(deps: PipelineDeps, input: EvaluateInput, now: string) {
+  const { principal, event } = input;
+  try {
+    const placement = placeEvent(principal.org, principal.key, event, (agentId) =>
+      deps.agents.get(principal.org.id, agentId),
+    now);
+    if (placement.newAgent) {
+      deps.agents.remember(placement.newAgent);
+      void deps.store.recordAgent(placement.newAgent);
+    }
+    return placement;
+  } catch (error) {
+    if (error instanceof GuardError && error.code === "identity_refused") {
+      void deps.store.recordAudit({
+        at: now,
+        org_id: principal.org.id,
+        key_id: principal.key.id,
+        action: "identity_refused",
+        field: String(error.fields["field"]),
+        asserted: String(event[error.fields["field"] as "agent_id" | "agent_workspace"]),
+        expected: String(error.fields["expected"]),
+      });
+    }
+    throw error;
+  }
+}

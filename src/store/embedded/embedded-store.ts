@@ -1,0 +1,108 @@
+import { mkdirSync } from "node:fs";
+import { join } from "node:path";
+import type { Store, StoreStats } from "../store.js";
+import type { AgentRecord, AuditRecord, EventRecord, HeartbeatRecord, PlaceholderRecord } from "../records.js";
+import { Journal } from "./journal.js";
+import { readJournal } from "./read-lines.js";
+
+/**
+ * The embedded default: JSON-lines journals in a data folder, no server needed. Raw bodies
+ * are content-addressed: a body is written once however many events repeat it, and events
+ * reference it by SHA-256, so storage grows with new content rather than with retries.
+ */
+export class EmbeddedStore implements Store {
+  readonly #events: Journal;
+  readonly #payloads: Journal;
+  readonly #audit: Journal;
+  readonly #heartbeats: Journal;
+  readonly #agents: Journal;
+  readonly #placeholders: Journal;
+  readonly #knownPayloads = new Set<string>();
+  #accepted = 0;
+
+  private constructor(readonly dir: string) {
+    this.#events = new Journal(join(dir, "events.jsonl"));
+    this.#payloads = new Journal(join(dir, "payloads.jsonl"));
+    this.#audit = new Journal(join(dir, "audit.jsonl"));
+    this.#heartbeats = new Journal(join(dir, "heartbeats.jsonl"));
+    this.#agents = new Journal(join(dir, "agents.jsonl"));
+    this.#placeholders = new Journal(join(dir, "placeholders.jsonl"));
+  }
+
+  static open(dir: string): EmbeddedStore {
+    mkdirSync(dir, { recursive: true, mode: 0o700 });
+    const store = new EmbeddedStore(dir);
+    for (const { sha256 } of readJournal<{ sha256: string }>(store.#payloads.path).records)
+      store.#knownPayloads.add(sha256);
+    return store;
+  }
+
+  get #journals(): Journal[] {
+    return [this.#events, this.#payloads, this.#audit, this.#heartbeats, this.#agents, this.#placeholders];
+  }
+
+  async recordEvent(event: EventRecord, payload: Buffer): Promise<void> {
+    this.#accepted++;
+    if (!this.#knownPayloads.has(event.payload_sha256)) {
+      this.#knownPayloads.add(event.payload_sha256);
+      // The body was parsed as JSON before it got here, so it embeds as a JSON value verbatim.
+      await this.#payloads.append(`{"sha256":"${event.payload_sha256}","body":${payload.toString("utf8").trim()}}`);
+    }
+    await this.#events.append(JSON.stringify(event));
+  }
+
+  recordAudit(record: AuditRecord): Promise<void> {
+    return this.#audit.append(JSON.stringify(record));
+  }
+
+  recordHeartbeat(record: HeartbeatRecord): Promise<void> {
+    return this.#heartbeats.append(JSON.stringify(record));
+  }
+
+  recordAgent(record: AgentRecord): Promise<void> {
+    return this.#agents.append(JSON.stringify(record));
+  }
+
+  recordPlaceholder(record: PlaceholderRecord): Promise<void> {
+    return this.#placeholders.append(JSON.stringify(record));
+  }
+
+  async loadAgents(): Promise<AgentRecord[]> {
+    return readJournal<AgentRecord>(this.#agents.path).records;
+  }
+
+  async loadPlaceholders(): Promise<PlaceholderRecord[]> {
+    return readJournal<PlaceholderRecord>(this.#placeholders.path).records;
+  }
+
+  async recentEvents(orgId: string, limit: number): Promise<EventRecord[]> {
+    await this.#events.flush();
+    const all = readJournal<EventRecord>(this.#events.path).records;
+    return all.filter((e) => e.org_id === orgId).slice(-limit).reverse();
+  }
+
+  async recentAudits(orgId: string, limit: number): Promise<AuditRecord[]> {
+    await this.#audit.flush();
+    const all = readJournal<AuditRecord>(this.#audit.path).records;
+    return all.filter((e) => e.org_id === orgId).slice(-limit).reverse();
+  }
+
+  stats(): StoreStats {
+    return {
+      accepted: this.#accepted,
+      written: this.#events.written,
+      queued: this.#events.queued,
+      write_errors: this.#journals.reduce((n, j) => n + j.writeErrors, 0),
+    };
+  }
+
+  async flush(): Promise<void> {
+    await Promise.all(this.#journals.map((j) => j.flush()));
+  }
+
+  async close(): Promise<void> {
+    await this.flush();
+    // Anything a failed asynchronous write put back goes out now, synchronously.
+    for (const journal of this.#journals) journal.flushSync();
+  }
+}
