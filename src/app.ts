@@ -17,13 +17,13 @@ import { InProcessRateLimiter } from "./limits/rate-limiter.js";
 import type { DetectorHandle } from "./pipeline/detect.js";
 import type { PipelineDeps } from "./pipeline/evaluate.js";
 import { PlaceholderRegistry } from "./placeholders/registry.js";
-import { DEFAULT_POLICY } from "./policy/policy.js";
 import { inProcessClient } from "./rpc/in-process.js";
 import { serveRpc } from "./rpc/serve.js";
 import { createSessionService } from "./session/service.js";
 import { EmbeddedStore } from "./store/embedded/embedded-store.js";
 import type { Store } from "./store/store.js";
 import { PROVIDER, VERSION } from "./version.js";
+import { Whitelist } from "./whitelist/whitelist.js";
 
 export interface AppOptions {
   readonly config: GuardConfig;
@@ -32,7 +32,10 @@ export interface AppOptions {
   /** Deployment prefix such as `/guard`; empty for none. */
   readonly basePath?: string;
   readonly logger?: FastifyServerOptions["logger"];
-  readonly detectorDeadlineMs?: number;
+  /** How often whitelist changes made by other processes are picked up. */
+  readonly whitelistRefreshMs?: number;
+  /** Detectors consulted besides the built-in ones (remote ones, or test doubles). */
+  readonly extraDetectors?: readonly DetectorHandle[];
   /** When set, the internal services are also served over HTTP/2 (gRPC, Connect) on this port. */
   readonly rpcPort?: number;
   readonly rpcHost?: string;
@@ -42,6 +45,7 @@ export interface AppOptions {
 export interface App {
   readonly bridge: FastifyInstance;
   readonly store: Store;
+  readonly whitelist: Whitelist;
   readonly rpcPort?: number;
   /** Stops accepting, answers what is in flight, then flushes every accepted record. */
   close(): Promise<void>;
@@ -62,18 +66,19 @@ export async function createApp(options: AppOptions): Promise<App> {
   const now = options.now ?? Date.now;
   const store = EmbeddedStore.open(options.dataDir);
   const sessionImpl = createSessionService({ now });
+  const whitelist = new Whitelist(store);
+  await whitelist.load();
+  whitelist.startRefreshing(options.whitelistRefreshMs ?? 2000);
   const pipeline: PipelineDeps = {
     decompose: inProcessClient(DecomposeService, decomposeServiceImpl),
     decomposeInProcess: true,
     sessions: inProcessClient(SessionService, sessionImpl),
-    detectors: builtinDetectors.map(inProcessDetector),
+    detectors: [...builtinDetectors.map(inProcessDetector), ...(options.extraDetectors ?? [])],
     store,
     agents: new AgentDirectory(await store.loadAgents()),
     placeholders: new PlaceholderRegistry(options.box, store, await store.loadPlaceholders()),
     box: options.box,
-    policyFor: () => DEFAULT_POLICY,
-    isWhitelisted: () => false,
-    detectorDeadlineMs: options.detectorDeadlineMs ?? 250,
+    isWhitelisted: (orgId, fp) => whitelist.has(orgId, fp),
     provider: PROVIDER,
   };
   const bridge = buildBridge(
@@ -107,7 +112,9 @@ export async function createApp(options: AppOptions): Promise<App> {
     bridge,
     store,
     ...(rpc ? { rpcPort: rpc.port } : {}),
+    whitelist,
     async close() {
+      whitelist.stop();
       await bridge.close();
       await rpc?.close();
       await store.close();

@@ -1,7 +1,8 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { hashKey, mintKey } from "./auth/keys.js";
-import { DEFAULT_LIMITS, type GuardConfig } from "./config/types.js";
+import { parseConfig } from "./config/load.js";
+import type { GuardConfig } from "./config/types.js";
 import { SecretBox } from "./crypto/secret-box.js";
 
 /**
@@ -19,23 +20,23 @@ export interface Bootstrapped {
 export function bootstrapLocalOrg(dataDir: string): Bootstrapped {
   mkdirSync(dataDir, { recursive: true, mode: 0o700 });
   const orgFile = join(dataDir, "local-org.json");
-  if (existsSync(orgFile)) return { config: JSON.parse(readFileSync(orgFile, "utf8")) as GuardConfig };
+  // The file is configuration like any other (JSON is YAML): defaults fill what it omits.
+  if (existsSync(orgFile)) return { config: parseConfig(readFileSync(orgFile, "utf8")) };
   const key = mintKey("local");
-  const config: GuardConfig = {
+  const document = {
     orgs: [
       {
         id: "local",
         subscription: "active",
         default_workspace: "default",
         workspaces: ["default"],
-        limits: DEFAULT_LIMITS,
         keys: [{ id: "local-1", sha256: hashKey(key) }],
       },
     ],
   };
   writeFileSync(join(dataDir, "api-key"), `${key}\n`, { mode: 0o600 });
-  writeFileSync(orgFile, JSON.stringify(config, null, 2), { mode: 0o600 });
-  return { config, newKey: key };
+  writeFileSync(orgFile, JSON.stringify(document, null, 2), { mode: 0o600 });
+  return { config: parseConfig(JSON.stringify(document)), newKey: key };
 }
 
 /**

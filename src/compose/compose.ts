@@ -1,4 +1,5 @@
 import { Channel, EventKind, type Finding, type Segment, type ToolCall } from "../../gen/guard/v1/types_pb.js";
+import { type FailModes, failModeFor } from "../policy/fail-modes.js";
 import { actionFor, type PolicySet } from "../policy/policy.js";
 import { toUtf16Index } from "../text/code-points.js";
 import type { Composition, WireContinuation, WireFinding, WireSpan } from "./wire.js";
@@ -16,6 +17,9 @@ export interface ComposeInput {
   readonly isWhitelisted: (fp: string) => boolean;
   /** The agent's placeholder for a value (same value, same token). */
   readonly placeholderFor: (kind: string, value: string) => string;
+  /** Detectors that failed or overran their deadline, with the categories they cover. */
+  readonly silent?: readonly { readonly name: string; readonly categories: readonly string[] }[];
+  readonly failModes?: FailModes;
 }
 
 const MAX_NOTICE = 2000;
@@ -53,14 +57,28 @@ export function compose(input: ComposeInput): Composition {
     }
   }
 
-  const decision = blocking.length > 0 ? "block" : "allow";
+  // "Could not look" costs a block only where the deployment fails closed (spec 4.1).
+  const failModes = input.failModes ?? { default: "open" };
+  const closed = (input.silent ?? []).filter((d) => failModeFor(failModes, d.categories) === "closed");
+  const decision = blocking.length > 0 || closed.length > 0 ? "block" : "allow";
   const composition: Composition = {
     decision,
     findings,
     spans: disjoint(spans),
     unjudged: [...new Set(input.unjudged)],
   };
-  if (decision === "block") composition.continuation = continuationFor(input, blocking);
+  if (decision === "block")
+    composition.continuation =
+      blocking.length > 0
+        ? continuationFor(input, blocking)
+        : {
+            style: "answer",
+            paths: [],
+            notice: `Guard could not judge this step (${closed.map((d) => d.name).join(", ")} did not answer in time) and this deployment does not proceed unjudged. Try again shortly.`.slice(
+              0,
+              MAX_NOTICE,
+            ),
+          };
   return composition;
 }
 

@@ -1,6 +1,8 @@
 import { readFileSync } from "node:fs";
 import { parse } from "yaml";
-import { DEFAULT_LIMITS, type GuardConfig, type KeyConfig, type MediaLimits, type OrgConfig, type OrgLimits } from "./types.js";
+import { DEFAULT_FAIL_MODES, type FailModes } from "../policy/fail-modes.js";
+import { type PolicySetConfig, parseRule } from "../policy/from-config.js";
+import { DEFAULT_DETECTOR_DEADLINE_MS, DEFAULT_LIMITS, type GuardConfig, type KeyConfig, type MediaLimits, type OrgConfig, type OrgLimits } from "./types.js";
 
 /** A configuration file that cannot be used; the message names the offending entry. */
 export class ConfigError extends Error {
@@ -91,6 +93,47 @@ function parseKey(raw: unknown, where: string, workspaces: readonly string[]): K
   return key;
 }
 
+function parseFailModes(raw: unknown, where: string): FailModes {
+  if (raw === undefined) return DEFAULT_FAIL_MODES;
+  if (!isObject(raw)) throw new ConfigError(`${where} must be a mapping of category to open or closed`);
+  const modes: Record<string, "open" | "closed"> = { default: "open" };
+  for (const [category, mode] of Object.entries(raw)) {
+    if (mode !== "open" && mode !== "closed") throw new ConfigError(`${where}.${category} must be open or closed`);
+    modes[category] = mode;
+  }
+  return modes;
+}
+
+function stringList(raw: unknown, where: string): string[] {
+  if (raw === undefined) return [];
+  if (!Array.isArray(raw) || !raw.every((v) => typeof v === "string")) throw new ConfigError(`${where} must be a list of names`);
+  return raw;
+}
+
+function parsePolicies(raw: unknown, where: string): PolicySetConfig[] {
+  if (raw === undefined) return [];
+  if (!Array.isArray(raw)) throw new ConfigError(`${where} must be a list of policy sets`);
+  return raw.map((set, i) => {
+    const at = `${where}[${i}]`;
+    if (!isObject(set)) throw new ConfigError(`${at} must be a mapping`);
+    const rules = set["rules"];
+    if (!Array.isArray(rules)) throw new ConfigError(`${at}.rules must be a list`);
+    const inherit = set["inherit_defaults"] ?? true;
+    if (typeof inherit !== "boolean") throw new ConfigError(`${at}.inherit_defaults must be true or false`);
+    try {
+      return {
+        name: str(set, "name", at),
+        agents: stringList(set["agents"], `${at}.agents`),
+        workspaces: stringList(set["workspaces"], `${at}.workspaces`),
+        rules: rules.map((rule, j) => parseRule(rule, `${at}.rules[${j}]`)),
+        inheritDefaults: inherit,
+      };
+    } catch (error) {
+      throw error instanceof ConfigError ? error : new ConfigError((error as Error).message);
+    }
+  });
+}
+
 function parseOrg(raw: unknown, where: string): OrgConfig {
   if (!isObject(raw)) throw new ConfigError(`${where} must be a mapping`);
   const id = str(raw, "id", where);
@@ -108,6 +151,9 @@ function parseOrg(raw: unknown, where: string): OrgConfig {
     workspaces,
     limits: parseLimits(raw["limits"], `${where}.limits`),
     keys: keys.map((k, i) => parseKey(k, `${where}.keys[${i}]`, workspaces)),
+    fail_modes: parseFailModes(raw["fail_modes"], `${where}.fail_modes`),
+    detector_deadline_ms: count(raw, "detector_deadline_ms", where, DEFAULT_DETECTOR_DEADLINE_MS),
+    policies: parsePolicies(raw["policies"], `${where}.policies`),
   };
 }
 

@@ -1,3 +1,6 @@
+import type { FailModes } from "../policy/fail-modes.js";
+import type { PolicySetConfig } from "../policy/from-config.js";
+
 /** Per-part byte caps by modality (spec 2.10); 0 means the modality is not accepted. */
 export interface MediaLimits {
   readonly image: number;
@@ -29,6 +32,7 @@ export interface KeyConfig {
   readonly revoked?: boolean;
 }
 
+
 export interface OrgConfig {
   readonly id: string;
   /** `active` or anything else (answered with 402). */
@@ -37,7 +41,15 @@ export interface OrgConfig {
   readonly workspaces: readonly string[];
   readonly limits: OrgLimits;
   readonly keys: readonly KeyConfig[];
+  /** Category or `prefix.*` -> open/closed, plus `default` (spec 4.1). */
+  readonly fail_modes: FailModes;
+  /** Longest a detector may take before its segments count as unjudged. */
+  readonly detector_deadline_ms: number;
+  /** Policy sets chosen by agent or workspace; the shipped defaults otherwise. */
+  readonly policies: readonly PolicySetConfig[];
 }
+
+export const DEFAULT_DETECTOR_DEADLINE_MS = 250;
 
 export interface GuardConfig {
   readonly orgs: readonly OrgConfig[];

@@ -16,8 +16,8 @@ export interface DetectOutcome {
   readonly findings: Finding[];
   /** Paths some detector could not judge (timed out, failed, or said so). */
   readonly unjudged: string[];
-  /** Names of detectors that failed or timed out, for logs and metrics. */
-  readonly failed: string[];
+  /** Detectors that failed or timed out, for the fail modes, logs and metrics. */
+  readonly failed: DetectorHandle[];
 }
 
 /**
@@ -40,7 +40,7 @@ export async function detectAll(
   const settled = await Promise.allSettled(runs);
   const findings: Finding[] = [];
   const unjudged: string[] = [];
-  const failed: string[] = [];
+  const failed: DetectorHandle[] = [];
   settled.forEach((result, i) => {
     if (result.status === "fulfilled") {
       if (result.value.response) {
@@ -51,7 +51,7 @@ export async function detectAll(
     }
     const detector = detectors[i];
     if (!detector) return;
-    failed.push(detector.name);
+    failed.push(detector);
     const shown = detector.channels.length === 0 ? segments : segments.filter((s) => detector.channels.includes(s.channel));
     unjudged.push(...shown.map((s) => s.path));
   });

@@ -9,7 +9,8 @@ import type { SecretBox } from "../crypto/secret-box.js";
 import { GuardError } from "../errors/guard-error.js";
 import { type AgentDirectory, placeEvent } from "../identity/placement.js";
 import type { PlaceholderRegistry } from "../placeholders/registry.js";
-import type { PolicySet } from "../policy/policy.js";
+import { selectPolicy } from "../policy/from-config.js";
+import { DEFAULT_POLICY } from "../policy/policy.js";
 import type { EventRecord } from "../store/records.js";
 import type { Store } from "../store/store.js";
 import { type DetectorHandle, detectAll } from "./detect.js";
@@ -28,10 +29,7 @@ export interface PipelineDeps {
   readonly agents: AgentDirectory;
   readonly placeholders: PlaceholderRegistry;
   readonly box: SecretBox;
-  readonly policyFor: (orgId: string, workspace: string) => PolicySet;
   readonly isWhitelisted: (orgId: string, fp: string) => boolean;
-  /** Longest a detector may take before its segments count as unjudged. */
-  readonly detectorDeadlineMs: number;
   /** The Verdict's `provider`. */
   readonly provider: string;
 }
@@ -50,6 +48,10 @@ export interface Evaluation extends Composition {
   readonly eventId: string;
   readonly provider: string;
   readonly latencyMs: number;
+  /** The agent the event was placed as (its placeholder registry restores responses). */
+  readonly orgId: string;
+  readonly agentId: string;
+  readonly streamRequested: boolean;
 }
 
 /**
@@ -87,7 +89,7 @@ export async function evaluate(deps: PipelineDeps, input: EvaluateInput): Promis
     finishReason: decomposition.finishReason,
     eventId: input.eventId,
   });
-  const detected = await detectAll(deps.detectors, kind, decomposition.segments, deps.detectorDeadlineMs);
+  const detected = await detectAll(deps.detectors, kind, decomposition.segments, org.detector_deadline_ms);
   const media = judgeMedia(decomposition.media, org.limits);
 
   const composition = compose({
@@ -96,11 +98,13 @@ export async function evaluate(deps: PipelineDeps, input: EvaluateInput): Promis
     toolCalls: decomposition.toolCalls,
     findings: detected.findings,
     unjudged: [...decomposition.unjudged, ...detected.unjudged, ...media.unjudged],
-    policy: deps.policyFor(org.id, placement.workspace),
+    policy: selectPolicy(org.policies, DEFAULT_POLICY, placement.agentId, placement.workspace),
     fingerprint: (category, subject) => deps.box.mac(`fp:${org.id}`, `${category}\0${subject}`),
     isWhitelisted: (fp) => deps.isWhitelisted(org.id, fp),
     placeholderFor: (placeholderKind, value) =>
       deps.placeholders.placeholderFor(org.id, placement.agentId, placeholderKind, value),
+    silent: detected.failed,
+    failModes: org.fail_modes,
   });
   const concluded = await deps.sessions.conclude({
     orgId: org.id,
@@ -141,12 +145,20 @@ export async function evaluate(deps: PipelineDeps, input: EvaluateInput): Promis
       protocol_detected: decomposition.protocolMismatch ? decomposition.protocol : undefined,
       finish_reason: decomposition.finishReason || undefined,
       media_declined: media.declined.length > 0 ? media.declined : undefined,
-      detectors_failed: detected.failed.length > 0 ? detected.failed : undefined,
+      detectors_failed: detected.failed.length > 0 ? detected.failed.map((d) => d.name) : undefined,
     },
     verdict: { ...composition, latency_ms: latencyMs },
   };
   await deps.store.recordEvent(record, input.raw);
-  return { ...composition, eventId: input.eventId, provider: deps.provider, latencyMs };
+  return {
+    ...composition,
+    eventId: input.eventId,
+    provider: deps.provider,
+    latencyMs,
+    orgId: org.id,
+    agentId: placement.agentId,
+    streamRequested: decomposition.streamRequested,
+  };
 }
 
 /** Places the event (spec 5.3 to 5.5); an identity refusal is audited before it is answered. */

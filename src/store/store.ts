@@ -1,3 +1,4 @@
+import type { WhitelistSource } from "../whitelist/whitelist.js";
 import type { AgentRecord, AuditRecord, EventRecord, HeartbeatRecord, PlaceholderRecord } from "./records.js";
 
 /** Counts that let an operator check that nothing accepted was lost. */
@@ -13,7 +14,7 @@ export interface StoreStats {
  * queued (waiting only when the queue is full: back-pressure), never on a disk round trip.
  * `close()` flushes everything queued before it resolves.
  */
-export interface Store {
+export interface Store extends WhitelistSource {
   recordEvent(event: EventRecord, payload: Buffer): Promise<void>;
   recordAudit(record: AuditRecord): Promise<void>;
   recordHeartbeat(record: HeartbeatRecord): Promise<void>;

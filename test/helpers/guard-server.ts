@@ -5,6 +5,7 @@ import { type App, createApp } from "../../src/app.js";
 import { hashKey } from "../../src/auth/keys.js";
 import { parseConfig } from "../../src/config/load.js";
 import { SecretBox } from "../../src/crypto/secret-box.js";
+import type { DetectorHandle } from "../../src/pipeline/detect.js";
 
 /** Keys of the test configuration, in plain text (only their hashes go into the config). */
 export const KEYS = {
@@ -59,13 +60,17 @@ export interface RunningGuard {
 }
 
 /** Starts the real service on 127.0.0.1 and a free port, with its own data folder. */
-export async function startGuard(options: { basePath?: string; config?: string; dataDir?: string } = {}): Promise<RunningGuard> {
+export async function startGuard(
+  options: { basePath?: string; config?: string; dataDir?: string; extraDetectors?: readonly DetectorHandle[] } = {},
+): Promise<RunningGuard> {
   const dataDir = options.dataDir ?? mkdtempSync(join(tmpdir(), "guard-test-"));
   const app = await createApp({
     config: parseConfig(options.config ?? TEST_CONFIG),
     dataDir,
     box: new SecretBox(Buffer.alloc(32, 7)),
     basePath: options.basePath ?? "",
+    extraDetectors: options.extraDetectors ?? [],
+    whitelistRefreshMs: 60_000,
   });
   const address = await app.bridge.listen({ host: "127.0.0.1", port: 0 });
   return {

@@ -2,11 +2,17 @@ import type { FastifyInstance } from "fastify";
 import { validateEvent } from "../../contract/validate.js";
 import { errors } from "../../errors/guard-error.js";
 import { evaluate } from "../../pipeline/evaluate.js";
+import { payloadOutcome } from "../../payload/outcome.js";
 import type { GuardEvent } from "../../pipeline/event.js";
 import { principalOf } from "../auth-hooks.js";
 import type { BridgeContext } from "../context.js";
 import { parseJsonBody } from "../json-body.js";
 import { verdictBody } from "../verdict-body.js";
+
+/** `?payload=true` (spec 4.1); any other value leaves the verdict as it is. */
+function wantsPayload(query: unknown): boolean {
+  return typeof query === "object" && query !== null && (query as Record<string, unknown>)["payload"] === "true";
+}
 
 /** POST /v1/evaluate: one GuardEvent in, one Verdict out (spec 4.1). */
 export function registerEvaluate(app: FastifyInstance, ctx: BridgeContext): void {
@@ -24,6 +30,23 @@ export function registerEvaluate(app: FastifyInstance, ctx: BridgeContext): void
       eventId: ctx.mintEventId(),
       receivedAt: request.receivedAt,
     });
-    return reply.type("application/json").send(JSON.stringify(verdictBody(evaluation, request.receivedAt)));
+    const body = verdictBody(evaluation, request.receivedAt);
+    if (wantsPayload(request.query)) {
+      const event = parsed.value as GuardEvent;
+      Object.assign(
+        body,
+        payloadOutcome({
+          kind: event.kind,
+          protocol: event.llm_protocol,
+          payload: event.payload,
+          composition: evaluation,
+          streamRequested: evaluation.streamRequested,
+          restore: (token) => ctx.pipeline.placeholders.valueOf(evaluation.orgId, evaluation.agentId, token),
+          eventId: evaluation.eventId,
+          now: ctx.now(),
+        }),
+      );
+    }
+    return reply.type("application/json").send(JSON.stringify(body));
   });
 }

@@ -2,6 +2,7 @@ import { mkdirSync } from "node:fs";
 import { join } from "node:path";
 import type { Store, StoreStats } from "../store.js";
 import type { AgentRecord, AuditRecord, EventRecord, HeartbeatRecord, PlaceholderRecord } from "../records.js";
+import type { WhitelistRecord } from "../../whitelist/whitelist.js";
 import { Journal } from "./journal.js";
 import { readJournal } from "./read-lines.js";
 
@@ -17,6 +18,7 @@ export class EmbeddedStore implements Store {
   readonly #heartbeats: Journal;
   readonly #agents: Journal;
   readonly #placeholders: Journal;
+  readonly #whitelist: Journal;
   readonly #knownPayloads = new Set<string>();
   #accepted = 0;
 
@@ -27,6 +29,7 @@ export class EmbeddedStore implements Store {
     this.#heartbeats = new Journal(join(dir, "heartbeats.jsonl"));
     this.#agents = new Journal(join(dir, "agents.jsonl"));
     this.#placeholders = new Journal(join(dir, "placeholders.jsonl"));
+    this.#whitelist = new Journal(join(dir, "whitelist.jsonl"));
   }
 
   static open(dir: string): EmbeddedStore {
@@ -38,7 +41,7 @@ export class EmbeddedStore implements Store {
   }
 
   get #journals(): Journal[] {
-    return [this.#events, this.#payloads, this.#audit, this.#heartbeats, this.#agents, this.#placeholders];
+    return [this.#events, this.#payloads, this.#audit, this.#heartbeats, this.#agents, this.#placeholders, this.#whitelist];
   }
 
   async recordEvent(event: EventRecord, payload: Buffer): Promise<void> {
@@ -65,6 +68,16 @@ export class EmbeddedStore implements Store {
 
   recordPlaceholder(record: PlaceholderRecord): Promise<void> {
     return this.#placeholders.append(JSON.stringify(record));
+  }
+
+  async recordWhitelist(record: WhitelistRecord): Promise<void> {
+    await this.#whitelist.append(JSON.stringify(record));
+    // Operators expect a whitelisted fingerprint to hold from the next evaluate on.
+    await this.#whitelist.flush();
+  }
+
+  async loadWhitelist(): Promise<WhitelistRecord[]> {
+    return readJournal<WhitelistRecord>(this.#whitelist.path).records;
   }
 
   async loadAgents(): Promise<AgentRecord[]> {
