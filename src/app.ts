@@ -13,7 +13,8 @@ import type { Detector } from "./detectors/detector.js";
 import { builtinDetectors } from "./detectors/registry.js";
 import { detectorServiceImpl } from "./detectors/service.js";
 import { AgentDirectory } from "./identity/placement.js";
-import { InProcessRateLimiter } from "./limits/rate-limiter.js";
+import { InProcessRateLimiter, type RateLimiter } from "./limits/rate-limiter.js";
+import { RedisRateLimiter } from "./limits/redis-rate-limiter.js";
 import type { DetectorHandle } from "./pipeline/detect.js";
 import type { PipelineDeps } from "./pipeline/evaluate.js";
 import { PlaceholderRegistry } from "./placeholders/registry.js";
@@ -21,6 +22,7 @@ import { inProcessClient } from "./rpc/in-process.js";
 import { serveRpc } from "./rpc/serve.js";
 import { createSessionService } from "./session/service.js";
 import { EmbeddedStore } from "./store/embedded/embedded-store.js";
+import { PostgresStore } from "./store/postgres/postgres-store.js";
 import type { Store } from "./store/store.js";
 import { PROVIDER, VERSION } from "./version.js";
 import { Whitelist } from "./whitelist/whitelist.js";
@@ -32,6 +34,10 @@ export interface AppOptions {
   /** Deployment prefix such as `/guard`; empty for none. */
   readonly basePath?: string;
   readonly logger?: FastifyServerOptions["logger"];
+  /** PostgreSQL connection string: many replicas share it. The embedded store otherwise. */
+  readonly databaseUrl?: string;
+  /** Redis URL: rate limits exact across replicas. In-process counters otherwise. */
+  readonly redisUrl?: string;
   /** How often whitelist changes made by other processes are picked up. */
   readonly whitelistRefreshMs?: number;
   /** Detectors consulted besides the built-in ones (remote ones, or test doubles). */
@@ -64,7 +70,10 @@ function inProcessDetector(detector: Detector): DetectorHandle {
 /** Wires the service together: store, registries, internal services, pipeline, bridge. */
 export async function createApp(options: AppOptions): Promise<App> {
   const now = options.now ?? Date.now;
-  const store = EmbeddedStore.open(options.dataDir);
+  const store: Store = options.databaseUrl
+    ? await PostgresStore.open(options.databaseUrl)
+    : EmbeddedStore.open(options.dataDir);
+  const limiter: RateLimiter = options.redisUrl ? await RedisRateLimiter.open(options.redisUrl) : new InProcessRateLimiter();
   const sessionImpl = createSessionService({ now });
   const whitelist = new Whitelist(store);
   await whitelist.load();
@@ -75,8 +84,8 @@ export async function createApp(options: AppOptions): Promise<App> {
     sessions: inProcessClient(SessionService, sessionImpl),
     detectors: [...builtinDetectors.map(inProcessDetector), ...(options.extraDetectors ?? [])],
     store,
-    agents: new AgentDirectory(await store.loadAgents()),
-    placeholders: new PlaceholderRegistry(options.box, store, await store.loadPlaceholders()),
+    agents: new AgentDirectory(store),
+    placeholders: new PlaceholderRegistry(options.box, store),
     box: options.box,
     isWhitelisted: (orgId, fp) => whitelist.has(orgId, fp),
     provider: PROVIDER,
@@ -84,7 +93,7 @@ export async function createApp(options: AppOptions): Promise<App> {
   const bridge = buildBridge(
     {
       keyRing: new KeyRing(options.config),
-      limiter: new InProcessRateLimiter(),
+      limiter,
       pipeline,
       basePath: options.basePath ?? "",
       version: VERSION,
@@ -117,6 +126,7 @@ export async function createApp(options: AppOptions): Promise<App> {
       whitelist.stop();
       await bridge.close();
       await rpc?.close();
+      await limiter.close?.();
       await store.close();
     },
   };

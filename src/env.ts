@@ -9,6 +9,10 @@ export interface Environment {
   readonly basePath: string;
   readonly rpcPort?: number;
   readonly masterKey?: string;
+  /** PostgreSQL for many replicas; the embedded store in `dataDir` otherwise. */
+  readonly databaseUrl?: string;
+  /** Redis for rate limits exact across replicas; in-process counters otherwise. */
+  readonly redisUrl?: string;
   readonly logLevel: string;
 }
 
@@ -37,6 +41,8 @@ export function readEnvironment(env: NodeJS.ProcessEnv = process.env): Environme
     basePath: basePath(env["GUARD_BASE_PATH"]),
     ...(rpcPort !== undefined ? { rpcPort } : {}),
     ...(env["GUARD_MASTER_KEY"] ? { masterKey: env["GUARD_MASTER_KEY"] } : {}),
+    ...(env["GUARD_DATABASE_URL"] ? { databaseUrl: env["GUARD_DATABASE_URL"] } : {}),
+    ...(env["GUARD_REDIS_URL"] ? { redisUrl: env["GUARD_REDIS_URL"] } : {}),
     logLevel: env["GUARD_LOG_LEVEL"] || "info",
   };
 }

@@ -14,6 +14,8 @@ async function main(): Promise<void> {
     basePath: env.basePath,
     logger: { level: env.logLevel },
     ...(env.rpcPort !== undefined ? { rpcPort: env.rpcPort } : {}),
+    ...(env.databaseUrl ? { databaseUrl: env.databaseUrl } : {}),
+    ...(env.redisUrl ? { redisUrl: env.redisUrl } : {}),
   });
   const address = await app.bridge.listen({ host: env.host, port: env.port });
   if ("newKey" in boot && boot.newKey) {

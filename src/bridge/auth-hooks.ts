@@ -21,7 +21,7 @@ export function registerAuthHooks(app: FastifyInstance, ctx: BridgeContext): voi
     const auth = ctx.keyRing.authenticate(request.headers.authorization, ctx.now());
     if (!auth.ok) throw auth.error;
     const { org, key } = auth.principal;
-    const exhausted = ctx.limiter.take(org.id, key.id, org.limits.rate_per_minute, org.limits.org_rate_per_minute, ctx.now());
+    const exhausted = await ctx.limiter.take(org.id, key.id, org.limits.rate_per_minute, org.limits.org_rate_per_minute, ctx.now());
     if (exhausted === "key") throw errors.rateLimited(org.limits.rate_per_minute, "key");
     if (exhausted === "org") throw errors.rateLimited(org.limits.org_rate_per_minute, "org");
     const declared = request.headers["content-length"];

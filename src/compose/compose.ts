@@ -2,7 +2,7 @@ import { Channel, EventKind, type Finding, type Segment, type ToolCall } from ".
 import { type FailModes, failModeFor } from "../policy/fail-modes.js";
 import { actionFor, type PolicySet } from "../policy/policy.js";
 import { toUtf16Index } from "../text/code-points.js";
-import type { Composition, WireContinuation, WireFinding, WireSpan } from "./wire.js";
+import type { Composition, Redaction, WireContinuation, WireFinding } from "./wire.js";
 import { severityName } from "./severity.js";
 
 export interface ComposeInput {
@@ -15,8 +15,6 @@ export interface ComposeInput {
   /** Keyed, irreversible fingerprint of a finding's subject (DESIGN.md decision 4). */
   readonly fingerprint: (category: string, subject: string) => string;
   readonly isWhitelisted: (fp: string) => boolean;
-  /** The agent's placeholder for a value (same value, same token). */
-  readonly placeholderFor: (kind: string, value: string) => string;
   /** Detectors that failed or overran their deadline, with the categories they cover. */
   readonly silent?: readonly { readonly name: string; readonly categories: readonly string[] }[];
   readonly failModes?: FailModes;
@@ -26,13 +24,13 @@ const MAX_NOTICE = 2000;
 
 /**
  * The only place findings become a decision (spec 2.3, 2.4): block when a rule says block,
- * or when it says redact and the text cannot be addressed (rule 3); redact as spans with
- * placeholders; flag as findings only. Whitelisted findings stay visible and weigh nothing.
+ * or when it says redact and the text cannot be addressed (rule 3); redact as redactions
+ * (the caller turns them into spans with the agent's placeholders); flag as findings only. Whitelisted findings stay visible and weigh nothing.
  */
-export function compose(input: ComposeInput): Composition {
+export function compose(input: ComposeInput): { composition: Composition; redactions: Redaction[] } {
   const segmentsByPath = new Map(input.segments.map((s) => [s.path, s] as const));
   const findings: WireFinding[] = [];
-  const spans: WireSpan[] = [];
+  const redactions: Redaction[] = [];
   const blocking: Finding[] = [];
 
   for (const finding of input.findings) {
@@ -49,8 +47,7 @@ export function compose(input: ComposeInput): Composition {
         toUtf16Index(segment.text, finding.start),
         toUtf16Index(segment.text, finding.end),
       );
-      const replacement = input.placeholderFor(finding.placeholderKind || "VALUE", value);
-      spans.push({ path: finding.path, start: finding.start, end: finding.end, replacement });
+      redactions.push({ path: finding.path, start: finding.start, end: finding.end, kind: finding.placeholderKind || "VALUE", value });
     } else {
       // Redaction wanted where no span can be addressed: the action may not proceed.
       blocking.push(finding);
@@ -64,7 +61,7 @@ export function compose(input: ComposeInput): Composition {
   const composition: Composition = {
     decision,
     findings,
-    spans: disjoint(spans),
+    spans: [],
     unjudged: [...new Set(input.unjudged)],
   };
   if (decision === "block")
@@ -79,7 +76,7 @@ export function compose(input: ComposeInput): Composition {
               MAX_NOTICE,
             ),
           };
-  return composition;
+  return { composition, redactions: disjoint(redactions) };
 }
 
 function toWire(finding: Finding, fp: string, whitelisted: boolean): WireFinding {
@@ -100,12 +97,12 @@ function toWire(finding: Finding, fp: string, whitelisted: boolean): WireFinding
   return wire;
 }
 
-/** Spans sorted by path and start, with overlaps resolved in favour of the earlier, longer one. */
-function disjoint(spans: WireSpan[]): WireSpan[] {
+/** Redactions sorted by path and start, with overlaps resolved in favour of the earlier, longer one. */
+function disjoint(spans: Redaction[]): Redaction[] {
   const sorted = [...spans].sort((a, b) =>
     a.path === b.path ? a.start - b.start || b.end - a.end : a.path < b.path ? -1 : 1,
   );
-  const kept: WireSpan[] = [];
+  const kept: Redaction[] = [];
   for (const span of sorted) {
     const last = kept[kept.length - 1];
     if (last && last.path === span.path && span.start < last.end) continue;

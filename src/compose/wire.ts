@@ -20,6 +20,17 @@ export interface WireSpan {
   replacement: string;
 }
 
+/** A span still to be given its placeholder: the composer decides, the registry names. */
+export interface Redaction {
+  readonly path: string;
+  readonly start: number;
+  readonly end: number;
+  /** Placeholder kind (`EMAIL`, `AWS_KEY`, ...). */
+  readonly kind: string;
+  /** The redacted text itself (sealed before it is stored). */
+  readonly value: string;
+}
+
 export interface WireContinuation {
   style: "drop_calls" | "withhold" | "answer";
   paths: string[];

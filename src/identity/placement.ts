@@ -61,20 +61,28 @@ export function placeEvent(
   };
 }
 
-/** In-memory index of placed agents, loaded from the store at start. */
+/** Where placements are claimed; the store implements it. */
+export interface AgentClaims {
+  claimAgent(record: AgentRecord): Promise<AgentRecord>;
+}
+
+/**
+ * Placed agents: an in-memory cache over the store, which decides first placements for
+ * every replica. A known agent costs nothing; a new one costs one claim.
+ */
 export class AgentDirectory {
   readonly #agents = new Map<string, AgentRecord>();
 
-  constructor(existing: readonly AgentRecord[] = []) {
-    for (const agent of existing) this.remember(agent);
-  }
+  constructor(private readonly claims: AgentClaims) {}
 
   get(orgId: string, agentId: string): AgentRecord | undefined {
     return this.#agents.get(`${orgId}\0${agentId}`);
   }
 
-  remember(agent: AgentRecord): void {
-    const id = `${agent.org_id}\0${agent.agent_id}`;
-    if (!this.#agents.has(id)) this.#agents.set(id, agent);
+  /** Records a first placement; answers the placement that holds (perhaps another replica's). */
+  async claim(agent: AgentRecord): Promise<AgentRecord> {
+    const held = await this.claims.claimAgent(agent);
+    this.#agents.set(`${held.org_id}\0${held.agent_id}`, held);
+    return held;
   }
 }

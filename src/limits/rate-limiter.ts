@@ -4,7 +4,14 @@
  */
 export interface RateLimiter {
   /** Counts one request; returns the exhausted scope, or undefined when within budget. */
-  take(orgId: string, keyId: string, perKey: number, perOrg: number, now: number): "key" | "org" | undefined;
+  take(
+    orgId: string,
+    keyId: string,
+    perKey: number,
+    perOrg: number,
+    now: number,
+  ): "key" | "org" | undefined | Promise<"key" | "org" | undefined>;
+  close?(): Promise<void>;
 }
 
 const WINDOW_MS = 60_000;

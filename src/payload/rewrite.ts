@@ -1,4 +1,5 @@
 import type { WireSpan } from "../compose/wire.js";
+import { PLACEHOLDER_PATTERN } from "../placeholders/tokens.js";
 
 /**
  * Rewrites a body's string leaves in one walk: applies redaction spans (code-point ranges
@@ -8,7 +9,6 @@ import type { WireSpan } from "../compose/wire.js";
  * so the arguments stay valid JSON.
  */
 
-const PLACEHOLDER = /\$\{X_[A-Z0-9_]{1,64}_\d{1,9}\}/g;
 /** Keys whose string values are JSON documents. */
 const ENCODED_KEYS = new Set(["arguments"]);
 const MAX_DEPTH = 256;
@@ -37,7 +37,7 @@ export function rewriteBody(payload: unknown, spans: readonly WireSpan[], restor
 
   const restoreText = (text: string, encoded: boolean): string => {
     if (!restore || !text.includes("${X_")) return text;
-    return text.replace(PLACEHOLDER, (token) => {
+    return text.replace(PLACEHOLDER_PATTERN, (token) => {
       const original = restore(token);
       if (original === undefined) return token;
       restored++;

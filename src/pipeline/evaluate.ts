@@ -7,7 +7,7 @@ import { compose } from "../compose/compose.js";
 import type { Composition } from "../compose/wire.js";
 import type { SecretBox } from "../crypto/secret-box.js";
 import { GuardError } from "../errors/guard-error.js";
-import { type AgentDirectory, placeEvent } from "../identity/placement.js";
+import { type AgentDirectory, type Placement, placeEvent } from "../identity/placement.js";
 import type { PlaceholderRegistry } from "../placeholders/registry.js";
 import { selectPolicy } from "../policy/from-config.js";
 import { DEFAULT_POLICY } from "../policy/policy.js";
@@ -66,7 +66,7 @@ export async function evaluate(deps: PipelineDeps, input: EvaluateInput): Promis
   const kind = EVENT_KINDS[event.kind];
   const receivedAt = input.receivedAt.toISOString();
 
-  const placement = place(deps, input, receivedAt);
+  const placement = await place(deps, input, receivedAt);
   const decomposition = await deps.decompose.decompose(
     {
       kind,
@@ -92,7 +92,7 @@ export async function evaluate(deps: PipelineDeps, input: EvaluateInput): Promis
   const detected = await detectAll(deps.detectors, kind, decomposition.segments, org.detector_deadline_ms);
   const media = judgeMedia(decomposition.media, org.limits);
 
-  const composition = compose({
+  const composed = compose({
     kind,
     segments: decomposition.segments,
     toolCalls: decomposition.toolCalls,
@@ -101,11 +101,18 @@ export async function evaluate(deps: PipelineDeps, input: EvaluateInput): Promis
     policy: selectPolicy(org.policies, DEFAULT_POLICY, placement.agentId, placement.workspace),
     fingerprint: (category, subject) => deps.box.mac(`fp:${org.id}`, `${category}\0${subject}`),
     isWhitelisted: (fp) => deps.isWhitelisted(org.id, fp),
-    placeholderFor: (placeholderKind, value) =>
-      deps.placeholders.placeholderFor(org.id, placement.agentId, placeholderKind, value),
     silent: detected.failed,
     failModes: org.fail_modes,
   });
+  const composition = composed.composition;
+  composition.spans = await Promise.all(
+    composed.redactions.map(async (r) => ({
+      path: r.path,
+      start: r.start,
+      end: r.end,
+      replacement: await deps.placeholders.placeholderFor(org.id, placement.agentId, r.kind, r.value),
+    })),
+  );
   const concluded = await deps.sessions.conclude({
     orgId: org.id,
     sessionId: session.sessionId,
@@ -162,17 +169,15 @@ export async function evaluate(deps: PipelineDeps, input: EvaluateInput): Promis
 }
 
 /** Places the event (spec 5.3 to 5.5); an identity refusal is audited before it is answered. */
-function place(deps: PipelineDeps, input: EvaluateInput, now: string) {
+async function place(deps: PipelineDeps, input: EvaluateInput, now: string): Promise<Placement> {
   const { principal, event } = input;
   try {
     const placement = placeEvent(principal.org, principal.key, event, (agentId) =>
       deps.agents.get(principal.org.id, agentId),
     now);
-    if (placement.newAgent) {
-      deps.agents.remember(placement.newAgent);
-      void deps.store.recordAgent(placement.newAgent);
-    }
-    return placement;
+    if (!placement.newAgent) return placement;
+    const held = await deps.agents.claim(placement.newAgent);
+    return { agentId: placement.agentId, derived: placement.derived, workspace: held.workspace };
   } catch (error) {
     if (error instanceof GuardError && error.code === "identity_refused") {
       void deps.store.recordAudit({

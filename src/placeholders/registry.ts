@@ -1,76 +1,67 @@
 import type { SecretBox } from "../crypto/secret-box.js";
-import type { PlaceholderRecord } from "../store/records.js";
+import type { Store } from "../store/store.js";
+import { normaliseKind } from "./tokens.js";
 
-/** Where new placeholders are persisted; the store implements it. */
-export interface PlaceholderSink {
-  recordPlaceholder(record: PlaceholderRecord): Promise<void>;
-}
-
-function mapFor(maps: Map<string, Map<string, string>>, key: string): Map<string, string> {
-  let map = maps.get(key);
-  if (!map) {
-    map = new Map();
-    maps.set(key, map);
-  }
-  return map;
-}
+/** The part of the store the registry needs. */
+export type PlaceholderStore = Pick<Store, "claimPlaceholder" | "findPlaceholder">;
 
 /**
- * Mints `${X_<KIND>_<n>}` tokens (DESIGN.md decision 3): per agent (org + agent_id) and
- * kind, counting from 1; the same value always gets the same token for the same agent, so
- * a model sees one consistent name across steps. Originals are kept sealed at rest.
+ * Names redacted values with `${X_<KIND>_<n>}` (DESIGN.md decision 3): per agent (org +
+ * agent_id) and kind, counting from 1; the same value always gets the same token for the
+ * same agent, so a model sees one consistent name across steps. The store mints and keeps
+ * them (sealed), so every replica agrees; this class caches what it has seen, so a value
+ * or token seen before costs no round trip. Scopes never cross organizations: the value's
+ * keyed hash and its sealing key are both derived per organization.
  */
 export class PlaceholderRegistry {
-  /** `${org}\0${agent}` -> value mac -> placeholder */
-  readonly #byValue = new Map<string, Map<string, string>>();
-  /** `${org}\0${agent}` -> placeholder -> sealed value */
-  readonly #byPlaceholder = new Map<string, Map<string, string>>();
-  /** `${org}\0${agent}\0${kind}` -> last ordinal */
-  readonly #ordinals = new Map<string, number>();
+  readonly #tokens = new Map<string, string>();
+  readonly #values = new Map<string, string>();
 
   constructor(
     private readonly box: SecretBox,
-    private readonly sink: PlaceholderSink,
-    existing: readonly PlaceholderRecord[] = [],
-  ) {
-    for (const record of existing) this.#remember(record);
+    private readonly store: PlaceholderStore,
+    private readonly cacheEntries = 100_000,
+  ) {}
+
+  #remember(cache: Map<string, string>, key: string, value: string): void {
+    // Dropping the whole cache at the bound keeps memory flat; the store still knows everything.
+    if (cache.size >= this.cacheEntries) cache.clear();
+    cache.set(key, value);
   }
 
-  #remember(record: PlaceholderRecord): void {
-    const agentKey = `${record.org_id}\0${record.agent_id}`;
-    mapFor(this.#byValue, agentKey).set(record.value_mac, record.placeholder);
-    mapFor(this.#byPlaceholder, agentKey).set(record.placeholder, record.sealed);
-    const parsed = /^\$\{X_([A-Z0-9_]+)_(\d+)\}$/.exec(record.placeholder);
-    if (parsed?.[1] && parsed[2]) {
-      const ordinalKey = `${agentKey}\0${parsed[1]}`;
-      this.#ordinals.set(ordinalKey, Math.max(this.#ordinals.get(ordinalKey) ?? 0, Number(parsed[2])));
-    }
-  }
-
-  /** The agent's placeholder for `value`, minting (and persisting) one on first sight. */
-  placeholderFor(orgId: string, agentId: string, kind: string, value: string): string {
-    const agentKey = `${orgId}\0${agentId}`;
-    const mac = this.box.mac(`placeholder:${orgId}`, `${agentId}\0${kind}\0${value}`);
-    const known = this.#byValue.get(agentKey)?.get(mac);
-    if (known) return known;
-    const safeKind = kind.toUpperCase().replace(/[^A-Z0-9_]/g, "_") || "VALUE";
-    const ordinalKey = `${agentKey}\0${safeKind}`;
-    const ordinal = (this.#ordinals.get(ordinalKey) ?? 0) + 1;
-    const record: PlaceholderRecord = {
+  /** The agent's token for `value`, minting one on first sight. */
+  async placeholderFor(orgId: string, agentId: string, kind: string, value: string): Promise<string> {
+    const normalised = normaliseKind(kind);
+    const mac = this.box.mac(`placeholder:${orgId}`, `${agentId}\0${normalised}\0${value}`);
+    const cacheKey = `${orgId}\0${agentId}\0${mac}`;
+    const cached = this.#tokens.get(cacheKey);
+    if (cached) return cached;
+    const token = await this.store.claimPlaceholder({
       org_id: orgId,
       agent_id: agentId,
-      placeholder: `\${X_${safeKind}_${ordinal}}`,
+      kind: normalised,
       value_mac: mac,
       sealed: this.box.seal(`placeholder:${orgId}`, value),
-    };
-    this.#remember(record);
-    void this.sink.recordPlaceholder(record);
-    return record.placeholder;
+    });
+    this.#remember(this.#tokens, cacheKey, token);
+    this.#remember(this.#values, `${orgId}\0${agentId}\0${token}`, value);
+    return token;
   }
 
-  /** The original value behind a placeholder of this agent, or undefined. */
-  valueOf(orgId: string, agentId: string, placeholder: string): string | undefined {
-    const sealed = this.#byPlaceholder.get(`${orgId}\0${agentId}`)?.get(placeholder);
-    return sealed === undefined ? undefined : this.box.open(`placeholder:${orgId}`, sealed);
+  /** The originals behind the given tokens of this agent; unknown tokens are left out. */
+  async resolve(orgId: string, agentId: string, tokens: Iterable<string>): Promise<Map<string, string>> {
+    const resolved = new Map<string, string>();
+    for (const token of tokens) {
+      const cacheKey = `${orgId}\0${agentId}\0${token}`;
+      let value = this.#values.get(cacheKey);
+      if (value === undefined) {
+        const record = await this.store.findPlaceholder(orgId, agentId, token);
+        if (!record) continue;
+        value = this.box.open(`placeholder:${orgId}`, record.sealed);
+        this.#remember(this.#values, cacheKey, value);
+      }
+      resolved.set(token, value);
+    }
+    return resolved;
   }
 }

@@ -55,10 +55,24 @@ export interface AgentRecord {
   readonly first_seen: string;
 }
 
+/** A request to name a value: the store answers the agent's existing token or mints the next. */
+export interface PlaceholderClaim {
+  readonly org_id: string;
+  readonly agent_id: string;
+  /** Upper-case kind (`EMAIL`); the token is `${X_<kind>_<ordinal>}`. */
+  readonly kind: string;
+  /** Keyed hash of the value, to find its placeholder again without decrypting. */
+  readonly value_mac: string;
+  /** AES-256-GCM of the value: iv.tag.ciphertext, base64url. */
+  readonly sealed: string;
+}
+
 /** One placeholder minted for a value; the value is kept encrypted at rest. */
 export interface PlaceholderRecord {
   readonly org_id: string;
   readonly agent_id: string;
+  readonly kind: string;
+  readonly ordinal: number;
   readonly placeholder: string;
   /** Keyed hash of the value, to find its placeholder again without decrypting. */
   readonly value_mac: string;

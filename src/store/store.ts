@@ -1,5 +1,12 @@
 import type { WhitelistSource } from "../whitelist/whitelist.js";
-import type { AgentRecord, AuditRecord, EventRecord, HeartbeatRecord, PlaceholderRecord } from "./records.js";
+import type {
+  AgentRecord,
+  AuditRecord,
+  EventRecord,
+  HeartbeatRecord,
+  PlaceholderClaim,
+  PlaceholderRecord,
+} from "./records.js";
 
 /** Counts that let an operator check that nothing accepted was lost. */
 export interface StoreStats {
@@ -18,11 +25,20 @@ export interface Store extends WhitelistSource {
   recordEvent(event: EventRecord, payload: Buffer): Promise<void>;
   recordAudit(record: AuditRecord): Promise<void>;
   recordHeartbeat(record: HeartbeatRecord): Promise<void>;
-  recordAgent(record: AgentRecord): Promise<void>;
-  recordPlaceholder(record: PlaceholderRecord): Promise<void>;
+  /**
+   * Places an agent on first sight: the first placement anywhere wins (spec 5.3), so the
+   * answer is the record that holds, which may be another replica's. Only new agents get here.
+   */
+  claimAgent(record: AgentRecord): Promise<AgentRecord>;
+  /**
+   * The agent's placeholder for a value: its existing token, or the next ordinal of the kind,
+   * minted atomically for every replica sharing the store (a round trip only for new values).
+   */
+  claimPlaceholder(claim: PlaceholderClaim): Promise<string>;
+  /** The sealed original behind an agent's token, for restoring responses. */
+  findPlaceholder(orgId: string, agentId: string, placeholder: string): Promise<PlaceholderRecord | undefined>;
   /** Everything known at open, for the in-memory registries to start from. */
   loadAgents(): Promise<AgentRecord[]>;
-  loadPlaceholders(): Promise<PlaceholderRecord[]>;
   /** Recent events, newest first (for tests, the CLI and operators). */
   recentEvents(orgId: string, limit: number): Promise<EventRecord[]>;
   recentAudits(orgId: string, limit: number): Promise<AuditRecord[]>;

@@ -3,6 +3,7 @@ import { validateEvent } from "../../contract/validate.js";
 import { errors } from "../../errors/guard-error.js";
 import { evaluate } from "../../pipeline/evaluate.js";
 import { payloadOutcome } from "../../payload/outcome.js";
+import { tokensIn } from "../../placeholders/tokens.js";
 import type { GuardEvent } from "../../pipeline/event.js";
 import { principalOf } from "../auth-hooks.js";
 import type { BridgeContext } from "../context.js";
@@ -33,6 +34,11 @@ export function registerEvaluate(app: FastifyInstance, ctx: BridgeContext): void
     const body = verdictBody(evaluation, request.receivedAt);
     if (wantsPayload(request.query)) {
       const event = parsed.value as GuardEvent;
+      // Only a response gets placeholders restored; resolve the tokens it holds before rewriting.
+      const originals =
+        event.kind === "step/response"
+          ? await ctx.pipeline.placeholders.resolve(evaluation.orgId, evaluation.agentId, tokensIn(event.payload))
+          : new Map<string, string>();
       Object.assign(
         body,
         payloadOutcome({
@@ -41,7 +47,7 @@ export function registerEvaluate(app: FastifyInstance, ctx: BridgeContext): void
           payload: event.payload,
           composition: evaluation,
           streamRequested: evaluation.streamRequested,
-          restore: (token) => ctx.pipeline.placeholders.valueOf(evaluation.orgId, evaluation.agentId, token),
+          restore: (token) => originals.get(token),
           eventId: evaluation.eventId,
           now: ctx.now(),
         }),

@@ -1,7 +1,15 @@
 import { mkdirSync } from "node:fs";
 import { join } from "node:path";
 import type { Store, StoreStats } from "../store.js";
-import type { AgentRecord, AuditRecord, EventRecord, HeartbeatRecord, PlaceholderRecord } from "../records.js";
+import { placeholderToken } from "../../placeholders/tokens.js";
+import type {
+  AgentRecord,
+  AuditRecord,
+  EventRecord,
+  HeartbeatRecord,
+  PlaceholderClaim,
+  PlaceholderRecord,
+} from "../records.js";
 import type { WhitelistRecord } from "../../whitelist/whitelist.js";
 import { Journal } from "./journal.js";
 import { readJournal } from "./read-lines.js";
@@ -20,6 +28,10 @@ export class EmbeddedStore implements Store {
   readonly #placeholders: Journal;
   readonly #whitelist: Journal;
   readonly #knownPayloads = new Set<string>();
+  readonly #placeholderByMac = new Map<string, PlaceholderRecord>();
+  readonly #placeholderByToken = new Map<string, PlaceholderRecord>();
+  readonly #lastOrdinal = new Map<string, number>();
+  readonly #agentIndex = new Map<string, AgentRecord>();
   #accepted = 0;
 
   private constructor(readonly dir: string) {
@@ -37,6 +49,11 @@ export class EmbeddedStore implements Store {
     const store = new EmbeddedStore(dir);
     for (const { sha256 } of readJournal<{ sha256: string }>(store.#payloads.path).records)
       store.#knownPayloads.add(sha256);
+    for (const record of readJournal<PlaceholderRecord>(store.#placeholders.path).records) store.#indexPlaceholder(record);
+    for (const agent of readJournal<AgentRecord>(store.#agents.path).records) {
+      const key = `${agent.org_id}\0${agent.agent_id}`;
+      if (!store.#agentIndex.has(key)) store.#agentIndex.set(key, agent);
+    }
     return store;
   }
 
@@ -62,12 +79,38 @@ export class EmbeddedStore implements Store {
     return this.#heartbeats.append(JSON.stringify(record));
   }
 
-  recordAgent(record: AgentRecord): Promise<void> {
-    return this.#agents.append(JSON.stringify(record));
+  async claimAgent(record: AgentRecord): Promise<AgentRecord> {
+    const key = `${record.org_id}\0${record.agent_id}`;
+    const known = this.#agentIndex.get(key);
+    if (known) return known;
+    this.#agentIndex.set(key, record);
+    await this.#agents.append(JSON.stringify(record));
+    return record;
   }
 
-  recordPlaceholder(record: PlaceholderRecord): Promise<void> {
-    return this.#placeholders.append(JSON.stringify(record));
+  /** One process owns the embedded store, so the in-memory index decides; the journal keeps it. */
+  async claimPlaceholder(claim: PlaceholderClaim): Promise<string> {
+    const agentKey = `${claim.org_id}\0${claim.agent_id}`;
+    const known = this.#placeholderByMac.get(`${agentKey}\0${claim.value_mac}`);
+    if (known) return known.placeholder;
+    const ordinalKey = `${agentKey}\0${claim.kind}`;
+    const ordinal = (this.#lastOrdinal.get(ordinalKey) ?? 0) + 1;
+    const record: PlaceholderRecord = { ...claim, ordinal, placeholder: placeholderToken(claim.kind, ordinal) };
+    this.#indexPlaceholder(record);
+    await this.#placeholders.append(JSON.stringify(record));
+    return record.placeholder;
+  }
+
+  async findPlaceholder(orgId: string, agentId: string, placeholder: string): Promise<PlaceholderRecord | undefined> {
+    return this.#placeholderByToken.get(`${orgId}\0${agentId}\0${placeholder}`);
+  }
+
+  #indexPlaceholder(record: PlaceholderRecord): void {
+    const agentKey = `${record.org_id}\0${record.agent_id}`;
+    this.#placeholderByMac.set(`${agentKey}\0${record.value_mac}`, record);
+    this.#placeholderByToken.set(`${agentKey}\0${record.placeholder}`, record);
+    const ordinalKey = `${agentKey}\0${record.kind}`;
+    this.#lastOrdinal.set(ordinalKey, Math.max(this.#lastOrdinal.get(ordinalKey) ?? 0, record.ordinal));
   }
 
   async recordWhitelist(record: WhitelistRecord): Promise<void> {
@@ -81,11 +124,7 @@ export class EmbeddedStore implements Store {
   }
 
   async loadAgents(): Promise<AgentRecord[]> {
-    return readJournal<AgentRecord>(this.#agents.path).records;
-  }
-
-  async loadPlaceholders(): Promise<PlaceholderRecord[]> {
-    return readJournal<PlaceholderRecord>(this.#placeholders.path).records;
+    return [...this.#agentIndex.values()];
   }
 
   async recentEvents(orgId: string, limit: number): Promise<EventRecord[]> {

@@ -9,14 +9,18 @@ import {
   Severity,
   ToolCallSchema,
 } from "../../../gen/guard/v1/types_pb.js";
-import { compose, type ComposeInput } from "../../../src/compose/compose.js";
+import { type ComposeInput, compose as composeWith } from "../../../src/compose/compose.js";
 import { DEFAULT_POLICY } from "../../../src/policy/policy.js";
+
+/** The composition with its redactions in place of the spans the pipeline names later. */
+function compose(input: ComposeInput) {
+  const { composition, redactions } = composeWith(input);
+  return { ...composition, redactions };
+}
 
 const argsPath = "payload.choices.0.message.tool_calls.0.function.arguments";
 
 function input(overrides: Partial<ComposeInput>): ComposeInput {
-  let ordinal = 0;
-  const minted = new Map<string, string>();
   return {
     kind: EventKind.STEP_REQUEST,
     segments: [
@@ -30,13 +34,6 @@ function input(overrides: Partial<ComposeInput>): ComposeInput {
     policy: DEFAULT_POLICY,
     fingerprint: (category, subject) => `fp:${category}:${subject}`,
     isWhitelisted: () => false,
-    placeholderFor: (kind, value) => {
-      const known = minted.get(`${kind}:${value}`);
-      if (known) return known;
-      const token = `\${X_${kind}_${++ordinal}}`;
-      minted.set(`${kind}:${value}`, token);
-      return token;
-    },
     ...overrides,
   };
 }
@@ -60,7 +57,8 @@ describe("compose", () => {
   it("redacts an addressable finding as an allow with a placeholder span sliced by code points", () => {
     const out = compose(input({ findings: [email] }));
     expect(out.decision).toBe("allow");
-    expect(out.spans).toEqual([{ path: "payload.messages.1.content", start: 7, end: 13, replacement: "${X_EMAIL_1}" }]);
+    expect(out.redactions).toEqual([{ path: "payload.messages.1.content", start: 7, end: 13, kind: "EMAIL", value: "a@b.io" }]);
+    expect(out.spans).toEqual([]);
     expect(out.findings[0]).toMatchObject({ category: "privacy.pii.email", severity: "high", fp: "fp:privacy.pii.email:a@b.io" });
     expect(out.continuation).toBeUndefined();
   });
@@ -75,7 +73,7 @@ describe("compose", () => {
     });
     const out = compose(input({ findings: [secret] }));
     expect(out.decision).toBe("block");
-    expect(out.spans).toEqual([]);
+    expect(out.redactions).toEqual([]);
     expect(out.findings[0]?.start).toBeUndefined();
   });
 
@@ -118,8 +116,8 @@ describe("compose", () => {
   it("merges overlapping spans and deduplicates unjudged paths", () => {
     const wider = finding({ ...emailFields, start: 5, end: 13, subject: "😀 a@b.io", placeholderKind: "SECRET" });
     const out = compose(input({ findings: [email, wider], unjudged: ["payload.x", "payload.x"] }));
-    expect(out.spans).toHaveLength(1);
-    expect(out.spans[0]).toMatchObject({ start: 5, end: 13 });
+    expect(out.redactions).toHaveLength(1);
+    expect(out.redactions[0]).toMatchObject({ start: 5, end: 13, value: "😀 a@b.io" });
     expect(out.unjudged).toEqual(["payload.x"]);
   });
 
@@ -128,6 +126,6 @@ describe("compose", () => {
     const out = compose(input({ findings: [other] }));
     expect(out.decision).toBe("allow");
     expect(out.findings).toHaveLength(1);
-    expect(out.spans).toEqual([]);
+    expect(out.redactions).toEqual([]);
   });
 });

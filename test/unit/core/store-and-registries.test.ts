@@ -24,25 +24,29 @@ describe("rate limiter: fixed one-minute windows", () => {
   });
 });
 
-describe("placeholder registry", () => {
+describe("placeholder registry over the embedded store", () => {
   const box = new SecretBox(Buffer.alloc(32, 1));
-  it("gives one value one token per agent, counts per kind, and survives a restart", () => {
-    const records: Parameters<PlaceholderRegistry["placeholderFor"]>[] = [];
-    const persisted: import("../../../src/store/records.js").PlaceholderRecord[] = [];
-    const sink = { recordPlaceholder: async (r: (typeof persisted)[number]) => void persisted.push(r) };
-    const registry = new PlaceholderRegistry(box, sink);
-    expect(registry.placeholderFor("o", "a", "EMAIL", "x@y.z")).toBe("${X_EMAIL_1}");
-    expect(registry.placeholderFor("o", "a", "EMAIL", "x@y.z")).toBe("${X_EMAIL_1}");
-    expect(registry.placeholderFor("o", "a", "EMAIL", "w@y.z")).toBe("${X_EMAIL_2}");
-    expect(registry.placeholderFor("o", "a", "PHONE", "+1 555")).toBe("${X_PHONE_1}");
-    expect(registry.placeholderFor("o", "b", "EMAIL", "w@y.z")).toBe("${X_EMAIL_1}");
-    expect(JSON.stringify(persisted)).not.toContain("x@y.z");
-    const restarted = new PlaceholderRegistry(box, sink, persisted);
-    expect(restarted.placeholderFor("o", "a", "EMAIL", "w@y.z")).toBe("${X_EMAIL_2}");
-    expect(restarted.placeholderFor("o", "a", "EMAIL", "new@y.z")).toBe("${X_EMAIL_3}");
-    expect(restarted.valueOf("o", "a", "${X_EMAIL_1}")).toBe("x@y.z");
-    expect(restarted.valueOf("other-org", "a", "${X_EMAIL_1}")).toBeUndefined();
-    expect(records).toEqual([]);
+  it("gives one value one token per agent, counts per kind, keeps originals sealed, and survives a restart", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "guard-ph-"));
+    const store = EmbeddedStore.open(dir);
+    const registry = new PlaceholderRegistry(box, store);
+    expect(await registry.placeholderFor("o", "a", "EMAIL", "x@y.z")).toBe("${X_EMAIL_1}");
+    expect(await registry.placeholderFor("o", "a", "EMAIL", "x@y.z")).toBe("${X_EMAIL_1}");
+    expect(await registry.placeholderFor("o", "a", "EMAIL", "w@y.z")).toBe("${X_EMAIL_2}");
+    expect(await registry.placeholderFor("o", "a", "phone", "+1 555")).toBe("${X_PHONE_1}");
+    expect(await registry.placeholderFor("o", "b", "EMAIL", "w@y.z")).toBe("${X_EMAIL_1}");
+    await store.close();
+    expect(readFileSync(join(dir, "placeholders.jsonl"), "utf8")).not.toContain("x@y.z");
+
+    const reopened = new PlaceholderRegistry(box, EmbeddedStore.open(dir));
+    expect(await reopened.placeholderFor("o", "a", "EMAIL", "w@y.z")).toBe("${X_EMAIL_2}");
+    expect(await reopened.placeholderFor("o", "a", "EMAIL", "new@y.z")).toBe("${X_EMAIL_3}");
+    const originals = await reopened.resolve("o", "a", ["${X_EMAIL_1}", "${X_PHONE_1}", "${X_EMAIL_9}"]);
+    expect([...originals]).toEqual([
+      ["${X_EMAIL_1}", "x@y.z"],
+      ["${X_PHONE_1}", "+1 555"],
+    ]);
+    expect((await reopened.resolve("other-org", "a", ["${X_EMAIL_1}"])).size).toBe(0);
   });
   it("keys fingerprints per organization and never reveals the value", () => {
     expect(box.mac("fp:a", "v")).not.toBe(box.mac("fp:b", "v"));
