@@ -9,6 +9,7 @@ import type { GuardConfig } from "./config/types.js";
 import type { SecretBox } from "./crypto/secret-box.js";
 import { decomposeServiceImpl } from "./decompose/service.js";
 import { combinedDetectorServiceImpl } from "./detectors/combined.js";
+import { createRemoteDetectors, describeRemote } from "./detectors/remote/remote-detector.js";
 import type { Detector } from "./detectors/detector.js";
 import { builtinDetectors } from "./detectors/registry.js";
 import { detectorServiceImpl } from "./detectors/service.js";
@@ -16,6 +17,7 @@ import { AgentDirectory } from "./identity/placement.js";
 import { InProcessRateLimiter, type RateLimiter } from "./limits/rate-limiter.js";
 import { RedisRateLimiter } from "./limits/redis-rate-limiter.js";
 import type { DetectorHandle } from "./pipeline/detect.js";
+import { DetectionMemo } from "./pipeline/detection-memo.js";
 import type { PipelineDeps } from "./pipeline/evaluate.js";
 import { PlaceholderRegistry } from "./placeholders/registry.js";
 import { inProcessClient } from "./rpc/in-process.js";
@@ -38,6 +40,8 @@ export interface AppOptions {
   readonly databaseUrl?: string;
   /** Redis URL: rate limits exact across replicas. In-process counters otherwise. */
   readonly redisUrl?: string;
+  /** Bytes of text the detection memo may hold (default 128 MiB); 0 turns it off. */
+  readonly memoBytes?: number;
   /** How often whitelist changes made by other processes are picked up. */
   readonly whitelistRefreshMs?: number;
   /** Detectors consulted besides the built-in ones (remote ones, or test doubles). */
@@ -74,6 +78,16 @@ export async function createApp(options: AppOptions): Promise<App> {
     ? await PostgresStore.open(options.databaseUrl)
     : EmbeddedStore.open(options.dataDir);
   const limiter: RateLimiter = options.redisUrl ? await RedisRateLimiter.open(options.redisUrl) : new InProcessRateLimiter();
+  // Detectors in other processes: each must answer Describe with its configured categories
+  // before the service starts, so a typo in a URL fails the start instead of every verdict.
+  const remote = createRemoteDetectors(options.config.detectors);
+  try {
+    await Promise.all(remote.handles.map((handle) => describeRemote(handle)));
+  } catch (error) {
+    remote.close();
+    await store.close();
+    throw error;
+  }
   const sessionImpl = createSessionService({ now });
   const whitelist = new Whitelist(store);
   await whitelist.load();
@@ -82,12 +96,13 @@ export async function createApp(options: AppOptions): Promise<App> {
     decompose: inProcessClient(DecomposeService, decomposeServiceImpl),
     decomposeInProcess: true,
     sessions: inProcessClient(SessionService, sessionImpl),
-    detectors: [...builtinDetectors.map(inProcessDetector), ...(options.extraDetectors ?? [])],
+    detectors: [...builtinDetectors.map(inProcessDetector), ...remote.handles, ...(options.extraDetectors ?? [])],
     store,
     agents: new AgentDirectory(store),
     placeholders: new PlaceholderRegistry(options.box, store),
     box: options.box,
     isWhitelisted: (orgId, fp) => whitelist.has(orgId, fp),
+    memo: new DetectionMemo(options.memoBytes),
     provider: PROVIDER,
   };
   const bridge = buildBridge(
@@ -127,6 +142,7 @@ export async function createApp(options: AppOptions): Promise<App> {
       await bridge.close();
       await rpc?.close();
       await limiter.close?.();
+      remote.close();
       await store.close();
     },
   };

@@ -1,5 +1,6 @@
 import { readFileSync } from "node:fs";
 import { parse } from "yaml";
+import { parseRemoteDetectors, type RemoteDetectorConfig } from "../detectors/remote/config.js";
 import { DEFAULT_FAIL_MODES, type FailModes } from "../policy/fail-modes.js";
 import { type PolicySetConfig, parseRule } from "../policy/from-config.js";
 import { DEFAULT_DETECTOR_DEADLINE_MS, DEFAULT_LIMITS, type GuardConfig, type KeyConfig, type MediaLimits, type OrgConfig, type OrgLimits } from "./types.js";
@@ -177,7 +178,13 @@ export function parseConfig(text: string): GuardConfig {
       seenKeys.add(key.sha256);
     }
   }
-  return { orgs };
+  let detectors: RemoteDetectorConfig[];
+  try {
+    detectors = parseRemoteDetectors(doc["detectors"], "detectors");
+  } catch (error) {
+    throw new ConfigError((error as Error).message);
+  }
+  return { orgs, detectors };
 }
 
 export function loadConfigFile(path: string): GuardConfig {

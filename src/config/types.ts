@@ -1,3 +1,4 @@
+import type { RemoteDetectorConfig } from "../detectors/remote/config.js";
 import type { FailModes } from "../policy/fail-modes.js";
 import type { PolicySetConfig } from "../policy/from-config.js";
 
@@ -53,6 +54,8 @@ export const DEFAULT_DETECTOR_DEADLINE_MS = 250;
 
 export interface GuardConfig {
   readonly orgs: readonly OrgConfig[];
+  /** Detectors served by other processes (any language), consulted beside the built-in ones. */
+  readonly detectors: readonly RemoteDetectorConfig[];
 }
 
 export const DEFAULT_LIMITS: OrgLimits = {

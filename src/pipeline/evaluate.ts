@@ -14,6 +14,7 @@ import { DEFAULT_POLICY } from "../policy/policy.js";
 import type { EventRecord } from "../store/records.js";
 import type { Store } from "../store/store.js";
 import { type DetectorHandle, detectAll } from "./detect.js";
+import type { DetectionMemo } from "./detection-memo.js";
 import { EVENT_KINDS, type GuardEvent, PROTOCOLS } from "./event.js";
 import { parsedPayloadKey } from "../rpc/context.js";
 import { judgeMedia } from "./media.js";
@@ -30,6 +31,8 @@ export interface PipelineDeps {
   readonly placeholders: PlaceholderRegistry;
   readonly box: SecretBox;
   readonly isWhitelisted: (orgId: string, fp: string) => boolean;
+  /** Detection results per organization and text: each repeated text is judged once. */
+  readonly memo: DetectionMemo;
   /** The Verdict's `provider`. */
   readonly provider: string;
 }
@@ -89,7 +92,10 @@ export async function evaluate(deps: PipelineDeps, input: EvaluateInput): Promis
     finishReason: decomposition.finishReason,
     eventId: input.eventId,
   });
-  const detected = await detectAll(deps.detectors, kind, decomposition.segments, org.detector_deadline_ms);
+  const detected = await detectAll(deps.detectors, kind, decomposition.segments, org.detector_deadline_ms, {
+    memo: deps.memo,
+    orgId: org.id,
+  });
   const media = judgeMedia(decomposition.media, org.limits);
 
   const composed = compose({
