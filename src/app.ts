@@ -5,6 +5,7 @@ import { DetectorService } from "../gen/guard/v1/detector_pb.js";
 import { SessionService } from "../gen/guard/v1/session_pb.js";
 import { KeyRing } from "./auth/key-ring.js";
 import { buildBridge } from "./bridge/server.js";
+import { CoverageMonitor } from "./coverage/monitor.js";
 import type { GuardConfig } from "./config/types.js";
 import type { SecretBox } from "./crypto/secret-box.js";
 import { decomposeServiceImpl } from "./decompose/service.js";
@@ -17,12 +18,21 @@ import { AgentDirectory } from "./identity/placement.js";
 import { InProcessRateLimiter, type RateLimiter } from "./limits/rate-limiter.js";
 import { RedisRateLimiter } from "./limits/redis-rate-limiter.js";
 import type { DetectorHandle } from "./pipeline/detect.js";
+import { ObligationBook } from "./obligations/obligations.js";
 import { DetectionMemo } from "./pipeline/detection-memo.js";
 import type { PipelineDeps } from "./pipeline/evaluate.js";
+import { GuardMetrics } from "./metrics/guard-metrics.js";
+import { observeDetector } from "./metrics/observe-detectors.js";
+import { observeStore } from "./metrics/observe-store.js";
+import { type MetricsServer, serveMetrics } from "./metrics/server.js";
 import { PlaceholderRegistry } from "./placeholders/registry.js";
 import { inProcessClient } from "./rpc/in-process.js";
 import { serveRpc } from "./rpc/serve.js";
+import { MemorySessionState } from "./session/memory-state.js";
+import { RedisSessionState } from "./session/redis-state.js";
 import { createSessionService } from "./session/service.js";
+import type { SessionState } from "./session/state.js";
+import { createSessionTracker, type SessionTracker } from "./session/tracker.js";
 import { EmbeddedStore } from "./store/embedded/embedded-store.js";
 import { PostgresStore } from "./store/postgres/postgres-store.js";
 import type { Store } from "./store/store.js";
@@ -38,8 +48,13 @@ export interface AppOptions {
   readonly logger?: FastifyServerOptions["logger"];
   /** PostgreSQL connection string: many replicas share it. The embedded store otherwise. */
   readonly databaseUrl?: string;
-  /** Redis URL: rate limits exact across replicas. In-process counters otherwise. */
+  /**
+   * Redis URL: rate limits exact across replicas, and the hot session state they share. In-process
+   * counters and session state otherwise.
+   */
   readonly redisUrl?: string;
+  /** How long a scan obligation stays answerable (default one hour). */
+  readonly obligationTtlMs?: number;
   /** Bytes of text the detection memo may hold (default 128 MiB); 0 turns it off. */
   readonly memoBytes?: number;
   /** How often whitelist changes made by other processes are picked up. */
@@ -50,6 +65,13 @@ export interface AppOptions {
   readonly rpcPort?: number;
   readonly rpcHost?: string;
   readonly now?: () => number;
+  /** Serve /metrics on this port instead of the bridge (GUARD_METRICS_PORT). */
+  readonly metricsPort?: number;
+  readonly metricsHost?: string;
+  /** Where coverage alerts are POSTed (GUARD_ALERT_WEBHOOK_URL). */
+  readonly alertWebhookUrl?: string;
+  /** How often the coverage monitor checks heartbeats (default 10 s). */
+  readonly coverageCheckMs?: number;
 }
 
 export interface App {
@@ -57,6 +79,12 @@ export interface App {
   readonly store: Store;
   readonly whitelist: Whitelist;
   readonly rpcPort?: number;
+  /** The session tracker the pipeline attaches to, and its state: what the CLI queries. */
+  readonly sessions: { readonly tracker: SessionTracker; readonly state: SessionState };
+  readonly metrics: GuardMetrics;
+  /** Port of the separate /metrics server, when one was asked for. */
+  readonly metricsPort?: number;
+  readonly coverage: CoverageMonitor;
   /** Stops accepting, answers what is in flight, then flushes every accepted record. */
   close(): Promise<void>;
 }
@@ -88,7 +116,13 @@ export async function createApp(options: AppOptions): Promise<App> {
     await store.close();
     throw error;
   }
-  const sessionImpl = createSessionService({ now });
+  // One tracker per process, over state the replicas share when Redis is configured: the two
+  // halves of a step, or the requests of one conversation, may land on different replicas.
+  const sessionState = options.redisUrl ? await RedisSessionState.open(options.redisUrl) : new MemorySessionState();
+  const tracker = createSessionTracker({ state: sessionState, clock: now });
+  const sessionImpl = createSessionService({ tracker });
+  const metrics = new GuardMetrics();
+  metrics.observeStore(() => store.stats());
   const whitelist = new Whitelist(store);
   await whitelist.load();
   whitelist.startRefreshing(options.whitelistRefreshMs ?? 2000);
@@ -96,13 +130,18 @@ export async function createApp(options: AppOptions): Promise<App> {
     decompose: inProcessClient(DecomposeService, decomposeServiceImpl),
     decomposeInProcess: true,
     sessions: inProcessClient(SessionService, sessionImpl),
-    detectors: [...builtinDetectors.map(inProcessDetector), ...remote.handles, ...(options.extraDetectors ?? [])],
-    store,
+    detectors: [...builtinDetectors.map(inProcessDetector), ...remote.handles, ...(options.extraDetectors ?? [])].map(
+      (handle) => observeDetector(handle, metrics),
+    ),
+    // Decisions, findings, latency and heartbeats are counted as they are recorded.
+    store: observeStore(store, metrics),
     agents: new AgentDirectory(store),
     placeholders: new PlaceholderRegistry(options.box, store),
     box: options.box,
     isWhitelisted: (orgId, fp) => whitelist.has(orgId, fp),
     memo: new DetectionMemo(options.memoBytes),
+    obligations: new ObligationBook(),
+    obligationTtlMs: options.obligationTtlMs ?? 60 * 60_000,
     provider: PROVIDER,
   };
   const bridge = buildBridge(
@@ -117,7 +156,20 @@ export async function createApp(options: AppOptions): Promise<App> {
       now,
     },
     options.logger ?? false,
+    { metrics, metricsRoute: options.metricsPort === undefined },
   );
+  const coverage = new CoverageMonitor({
+    sources: () => store.heartbeatSources(),
+    logger: bridge.log,
+    metrics,
+    now,
+    checkMs: options.coverageCheckMs ?? 10_000,
+    ...(options.alertWebhookUrl ? { webhookUrl: options.alertWebhookUrl } : {}),
+  });
+  coverage.start();
+  let metricsServer: MetricsServer | undefined;
+  if (options.metricsPort !== undefined)
+    metricsServer = await serveMetrics(metrics, options.metricsHost ?? "127.0.0.1", options.metricsPort);
 
   const rpc =
     options.rpcPort === undefined
@@ -137,11 +189,18 @@ export async function createApp(options: AppOptions): Promise<App> {
     store,
     ...(rpc ? { rpcPort: rpc.port } : {}),
     whitelist,
+    sessions: { tracker, state: sessionState },
+    metrics,
+    ...(metricsServer ? { metricsPort: metricsServer.port } : {}),
+    coverage,
     async close() {
       whitelist.stop();
+      await coverage.stop();
       await bridge.close();
+      await metricsServer?.close();
       await rpc?.close();
       await limiter.close?.();
+      if (sessionState instanceof RedisSessionState) await sessionState.close();
       remote.close();
       await store.close();
     },

@@ -15,6 +15,7 @@ export function verdictBody(evaluation: Evaluation, receivedAt: Date): Record<st
     modifications: { spans: evaluation.spans },
     unjudged: evaluation.unjudged,
   };
+  if (evaluation.obligations && evaluation.obligations.length > 0) body["obligations"] = evaluation.obligations;
   if (evaluation.continuation) body["continuation"] = evaluation.continuation;
   return body;
 }

@@ -1,3 +1,5 @@
+import type { WireObligation } from "../obligations/obligations.js";
+
 /** The JSON shapes of the Verdict's parts (spec 2.3 to 2.7), as the bridge writes them. */
 
 export interface WireFinding {
@@ -43,4 +45,5 @@ export interface Composition {
   spans: WireSpan[];
   unjudged: string[];
   continuation?: WireContinuation;
+  obligations?: WireObligation[];
 }

@@ -18,6 +18,8 @@ import type { DetectionMemo } from "./detection-memo.js";
 import { EVENT_KINDS, type GuardEvent, PROTOCOLS } from "./event.js";
 import { parsedPayloadKey } from "../rpc/context.js";
 import { judgeMedia } from "./media.js";
+import { type ObligationBook, obligationsFor, parseResults } from "../obligations/obligations.js";
+import { EventKind } from "../../gen/guard/v1/types_pb.js";
 
 /** Everything one evaluation needs, built once at start (src/app.ts). */
 export interface PipelineDeps {
@@ -31,6 +33,10 @@ export interface PipelineDeps {
   readonly placeholders: PlaceholderRegistry;
   readonly box: SecretBox;
   readonly isWhitelisted: (orgId: string, fp: string) => boolean;
+  /** Scan obligations issued and not yet settled. */
+  readonly obligations: ObligationBook;
+  /** How long an obligation stays answerable. */
+  readonly obligationTtlMs: number;
   /** Detection results per organization and text: each repeated text is judged once. */
   readonly memo: DetectionMemo;
   /** The Verdict's `provider`. */
@@ -97,12 +103,15 @@ export async function evaluate(deps: PipelineDeps, input: EvaluateInput): Promis
     orgId: org.id,
   });
   const media = judgeMedia(decomposition.media, org.limits);
+  const now = Date.parse(receivedAt);
+  // What earlier obligations cost: malicious results, and scans never reported in time.
+  const settled = deps.obligations.settle(org.id, placement.agentId, parseResults(input.event.obligation_results), now);
 
   const composed = compose({
     kind,
     segments: decomposition.segments,
     toolCalls: decomposition.toolCalls,
-    findings: detected.findings,
+    findings: [...settled, ...detected.findings],
     unjudged: [...decomposition.unjudged, ...detected.unjudged, ...media.unjudged],
     policy: selectPolicy(org.policies, DEFAULT_POLICY, placement.agentId, placement.workspace),
     fingerprint: (category, subject) => deps.box.mac(`fp:${org.id}`, `${category}\0${subject}`),
@@ -111,6 +120,13 @@ export async function evaluate(deps: PipelineDeps, input: EvaluateInput): Promis
     failModes: org.fail_modes,
   });
   const composition = composed.composition;
+  if (composition.decision === "allow" && kind === EventKind.STEP_RESPONSE) {
+    const obligations = obligationsFor(event.step_id, decomposition.toolCalls, now, deps.obligationTtlMs);
+    if (obligations.length > 0) {
+      composition.obligations = obligations;
+      deps.obligations.issue(org.id, placement.agentId, obligations);
+    }
+  }
   composition.spans = await Promise.all(
     composed.redactions.map(async (r) => ({
       path: r.path,

@@ -13,6 +13,8 @@ export interface GuardEvent {
   readonly integration?: string;
   readonly connection?: string;
   readonly session_hint?: string;
+  /** Results of earlier obligations (DESIGN.md decision 8); read leniently. */
+  readonly obligation_results?: unknown;
 }
 
 export const EVENT_KINDS: Record<GuardEvent["kind"], EventKind> = {

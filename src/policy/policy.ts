@@ -78,6 +78,10 @@ export const DEFAULT_POLICY: PolicySet = {
     },
     { category: "security.prompt_injection", action: "flag" },
     { category: "security.jailbreak", action: "flag" },
+    // Obligations (spec 2.6): a malicious scan result, or a blocking scan never reported.
+    { category: "security.malicious_artifact", action: "block" },
+    { category: "security.unverified_artifact", action: "block", minSeverity: Severity.HIGH },
+    { category: "security.unverified_artifact", action: "flag" },
     // Personal data in tool-call arguments is usually the task itself (send this email):
     // flag it there, since redaction inside encoded arguments would force a block.
     { category: "privacy.pii.*", action: "flag", channels: ARGS },

@@ -59,9 +59,20 @@ export interface RunningGuard {
   stop(): Promise<void>;
 }
 
-/** Starts the real service on 127.0.0.1 and a free port, with its own data folder. */
+/**
+ * Starts the real service on 127.0.0.1 and a free port, with its own data folder (removed at stop
+ * unless the caller gave one). `databaseUrl` and `redisUrl` put it on shared servers, as a replica.
+ */
 export async function startGuard(
-  options: { basePath?: string; config?: string; dataDir?: string; extraDetectors?: readonly DetectorHandle[] } = {},
+  options: {
+    basePath?: string;
+    config?: string;
+    dataDir?: string;
+    databaseUrl?: string;
+    redisUrl?: string;
+    extraDetectors?: readonly DetectorHandle[];
+    obligationTtlMs?: number;
+  } = {},
 ): Promise<RunningGuard> {
   const dataDir = options.dataDir ?? mkdtempSync(join(tmpdir(), "guard-test-"));
   const app = await createApp({
@@ -71,6 +82,9 @@ export async function startGuard(
     basePath: options.basePath ?? "",
     extraDetectors: options.extraDetectors ?? [],
     whitelistRefreshMs: 60_000,
+    ...(options.obligationTtlMs !== undefined ? { obligationTtlMs: options.obligationTtlMs } : {}),
+    ...(options.databaseUrl ? { databaseUrl: options.databaseUrl } : {}),
+    ...(options.redisUrl ? { redisUrl: options.redisUrl } : {}),
   });
   const address = await app.bridge.listen({ host: "127.0.0.1", port: 0 });
   return {

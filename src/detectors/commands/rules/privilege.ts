@@ -1,0 +1,142 @@
+import { Severity } from "../../../../gen/guard/v1/types_pb.js";
+import { append } from "../append.js";
+import { isPrivilegeFile, isShellPath, normalizePath } from "../paths.js";
+import { type Analysis, type Invocation, isShell, shellCommandString } from "../shell/analyze.js";
+import { type Hit, hitOn, operands, READ_ONLY, redirectWrites } from "./types.js";
+
+/**
+ * Gaining privileges: set-uid bits, edits of sudoers or the account databases, joining
+ * administrative groups, file capabilities that allow `setuid`, and root shells opened
+ * through sudo.
+ */
+
+const ADMIN_GROUPS = /(^|,)(sudo|wheel|admin|root|adm|docker|lxd|disk|shadow)(,|$)/;
+
+function setuid(inv: Invocation): Hit[] {
+  if (inv.name !== "chmod") return [];
+  const mode = operands(inv.args)[0] ?? "";
+  const symbolic = /^[ugoa]*[+=][rwxXt]*s/.test(mode);
+  const numeric = /^[0-7]?[2467][0-7]{3}$/.test(mode);
+  if (!symbolic && !numeric) return [];
+  const shells = operands(inv.args)
+    .slice(1)
+    .some((t) => isShellPath(t) || isShell(t.slice(t.lastIndexOf("/") + 1)));
+  return [
+    hitOn(
+      inv,
+      "setuid",
+      shells ? Severity.CRITICAL : Severity.HIGH,
+      shells ? 0.95 : 0.8,
+      "sets the set-uid/set-gid bit",
+    ),
+  ];
+}
+
+function groups(inv: Invocation): Hit[] {
+  const args = inv.args;
+  let group: string | undefined;
+  if (inv.name === "usermod" || inv.name === "useradd") {
+    const k = args.findIndex((a) => a === "-G" || a === "-aG" || a === "--groups" || a === "-g");
+    group = k === -1 ? undefined : args[k + 1];
+    if (
+      (args.includes("-o") || args.includes("--non-unique")) &&
+      args.some((a, j) => a === "-u" && args[j + 1] === "0")
+    ) {
+      return [hitOn(inv, "uid-zero-user", Severity.CRITICAL, 0.9, "creates a second uid-0 account")];
+    }
+  } else if (inv.name === "gpasswd" && args.includes("-a")) {
+    group = operands(args)[1];
+  } else if (inv.name === "adduser" || inv.name === "addgroup") {
+    const ops = operands(args);
+    group = ops.length === 2 ? ops[1] : undefined;
+  }
+  return group !== undefined && ADMIN_GROUPS.test(group)
+    ? [hitOn(inv, "admin-group", Severity.HIGH, 0.85, `adds a user to the ${group} group`)]
+    : [];
+}
+
+function privilegeFileWrites(inv: Invocation): Hit[] {
+  const targets = redirectWrites(inv);
+  if (inv.name === "tee") append(targets, operands(inv.args));
+  if (
+    (inv.name === "cp" || inv.name === "mv" || inv.name === "install" || inv.name === "ln") &&
+    operands(inv.args).length >= 2
+  ) {
+    targets.push(operands(inv.args).at(-1)!);
+  }
+  if (inv.name === "sed" && inv.args.some((a) => a.startsWith("-i") || a === "--in-place"))
+    append(targets, operands(inv.args).slice(1));
+  if (inv.name === "visudo") return [hitOn(inv, "sudoers-edit", Severity.HIGH, 0.6, "edits sudoers")];
+  if (inv.name === "passwd" && operands(inv.args)[0] === "root")
+    return [hitOn(inv, "root-password", Severity.HIGH, 0.7, "changes the root password")];
+  const hit = targets.find(isPrivilegeFile);
+  if (hit !== undefined) {
+    return [hitOn(inv, "privilege-file-write", Severity.CRITICAL, 0.9, `modifies ${normalizePath(hit)}`)];
+  }
+  if ((inv.name === "echo" || inv.name === "printf") && inv.args.some((a) => a.includes("NOPASSWD"))) {
+    return [hitOn(inv, "nopasswd", Severity.HIGH, 0.8, "writes a password-less sudo rule")];
+  }
+  return [];
+}
+
+function capabilities(inv: Invocation): Hit[] {
+  if (inv.name !== "setcap") return [];
+  return inv.args.some((a) => /cap_(setuid|setgid|sys_admin|dac_override|dac_read_search|sys_ptrace)/.test(a))
+    ? [hitOn(inv, "setcap", Severity.HIGH, 0.85, "grants a privileged capability to a program")]
+    : [];
+}
+
+/** `sudo -i`, `sudo su`, `sudo bash`: an interactive root shell. */
+function rootShell(inv: Invocation): Hit[] {
+  if (!inv.elevated) return [];
+  const interactive =
+    inv.name === "" ||
+    inv.name === "su" ||
+    (isShell(inv.name) && shellCommandString(inv.args) === undefined && operands(inv.args).length === 0);
+  return interactive
+    ? [hitOn(inv, "root-shell", Severity.MEDIUM, 0.6, "opens an interactive root shell")]
+    : [];
+}
+
+/** Other programs run through sudo that are given a shell to start (GTFOBins sudo escapes). */
+function sudoEscape(inv: Invocation): Hit[] {
+  if (!inv.elevated || isShell(inv.name) || READ_ONLY.has(inv.name) || inv.name === "") return [];
+  return inv.args.some((a) => isShellPath(a) || /(^|[\s!'"(;])\/bin\/(ba)?sh([\s'");]|$)/.test(a))
+    ? [hitOn(inv, "sudo-shell-escape", Severity.HIGH, 0.85, `${inv.name} run as root spawns a shell`)]
+    : [];
+}
+
+const CONTAINER_TOOLS: ReadonlySet<string> = new Set(["docker", "podman", "nerdctl", "ctr", "lxc", "incus"]);
+
+/** A container given the host's root file system (`-v /:/mnt`, `source=/`): root on the host. */
+function hostRootMount(inv: Invocation): Hit[] {
+  if (!CONTAINER_TOOLS.has(inv.name)) return [];
+  const mountsRoot = inv.args.some((a) => a.startsWith("/:/") || /(^|,)(src|source)=\/(,|$)/.test(a));
+  return mountsRoot
+    ? [
+        hitOn(
+          inv,
+          "host-root-mount",
+          Severity.HIGH,
+          0.85,
+          "mounts the host root file system into a container",
+        ),
+      ]
+    : [];
+}
+
+export function privilege(analysis: Analysis): Hit[] {
+  const hits: Hit[] = [];
+  for (const inv of analysis.invocations) {
+    hits.push(
+      ...setuid(inv),
+      ...groups(inv),
+      ...privilegeFileWrites(inv),
+      ...capabilities(inv),
+      ...rootShell(inv),
+      ...sudoEscape(inv),
+      ...hostRootMount(inv),
+    );
+  }
+  return hits;
+}

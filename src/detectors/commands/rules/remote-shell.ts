@@ -1,0 +1,132 @@
+import { Severity } from "../../../../gen/guard/v1/types_pb.js";
+import { append } from "../append.js";
+import { type Analysis, type Invocation, isShell } from "../shell/analyze.js";
+import { type Hit, hitOn } from "./types.js";
+
+/**
+ * Reverse and bind shells: a shell whose input and output are a network connection. Seen as
+ * bash's `/dev/tcp` sockets, netcat's `-e`, socat's `exec:`, a FIFO looped through a network
+ * client, a shell piped between network clients, or interpreter one-liners that open a socket
+ * and hand it to a shell.
+ */
+
+const NET_CLIENTS: ReadonlySet<string> = new Set([
+  "nc",
+  "ncat",
+  "netcat",
+  "nc.traditional",
+  "nc.openbsd",
+  "telnet",
+  "socat",
+  "cryptcat",
+  "pwncat",
+  "openssl",
+]);
+
+function isNetClient(inv: Invocation): boolean {
+  if (!NET_CLIENTS.has(inv.name)) return false;
+  return inv.name !== "openssl" || inv.args.some((a) => a === "s_client" || a === "s_server");
+}
+
+function usesDevTcp(inv: Invocation): boolean {
+  const mentions = (t: string): boolean => t.includes("/dev/tcp/") || t.includes("/dev/udp/");
+  return inv.redirects.some((r) => mentions(r.target.text)) || inv.args.some(mentions);
+}
+
+function netcatExec(inv: Invocation): boolean {
+  if (!NET_CLIENTS.has(inv.name) || inv.name === "socat" || inv.name === "openssl") return false;
+  return inv.args.some(
+    (a) =>
+      a === "-e" ||
+      a === "-c" ||
+      /^-[a-zA-Z]*e$/.test(a) ||
+      a.startsWith("--exec") ||
+      a.startsWith("--sh-exec") ||
+      a.startsWith("--lua-exec"),
+  );
+}
+
+function socatExec(inv: Invocation): boolean {
+  if (inv.name !== "socat") return false;
+  const lower = inv.args.map((a) => a.toLowerCase());
+  return (
+    lower.some((a) => a.startsWith("exec:") || a.startsWith("system:")) &&
+    lower.some((a) => /^(tcp|udp|openssl|ssl|sctp)/.test(a))
+  );
+}
+
+const SOCKET =
+  /socket|fsockopen|TCPSocket|TCPServer|Sockets\.connect|net\.connect|net\.Socket|net\.createServer|\/inet\/tcp\/|IO::Socket|stream_socket_client|tcp_connect|connect\(\s?["'(]?[0-9]/i;
+const EXEC =
+  /dup2|\/bin\/(ba)?sh|pty\.spawn|subprocess|child_process|proc_open|shell_exec|popen|os\.execute|exec\s?\(|system\s?\(|spawn\s?\(|readline\(sock|cmd\.exe|\bsh\b|\|&\s?getline/i;
+
+function codeShells(analysis: Analysis): Hit[] {
+  const hits: Hit[] = [];
+  for (const c of analysis.code) {
+    if (!SOCKET.test(c.code) || !EXEC.test(c.code)) continue;
+    const bind =
+      /\.bind\(|listen\(|TCPServer|createServer|Sockets\.listen|tcp-listen/i.test(c.code) &&
+      !/connect/i.test(c.code);
+    hits.push(
+      hitOn(
+        c,
+        bind ? "bind-shell-code" : "reverse-shell-code",
+        Severity.CRITICAL,
+        0.9,
+        `${c.interpreter} one-liner connecting a shell to a socket`,
+      ),
+    );
+  }
+  return hits;
+}
+
+export function remoteShells(analysis: Analysis): Hit[] {
+  const hits: Hit[] = [];
+  let fifo: Invocation | undefined;
+  for (const inv of analysis.invocations) {
+    if (usesDevTcp(inv))
+      hits.push(hitOn(inv, "dev-tcp", Severity.CRITICAL, 0.9, "shell connection over /dev/tcp"));
+    if (netcatExec(inv))
+      hits.push(
+        hitOn(
+          inv,
+          "netcat-exec",
+          Severity.CRITICAL,
+          0.95,
+          `${inv.name} executing a program for a network peer`,
+        ),
+      );
+    if (socatExec(inv))
+      hits.push(
+        hitOn(inv, "socat-exec", Severity.CRITICAL, 0.95, "socat executing a program for a network peer"),
+      );
+    if (inv.name === "mkfifo" || (inv.name === "mknod" && inv.args.includes("p"))) fifo = inv;
+  }
+  for (const p of analysis.pipelines) {
+    const shell = p.invocations.find((m) => isShell(m.name));
+    const net = p.invocations.find(isNetClient);
+    if (shell && net)
+      hits.push(
+        hitOn(
+          p,
+          "shell-pipe-network",
+          Severity.CRITICAL,
+          0.9,
+          "shell wired to a network client through a pipe",
+        ),
+      );
+    else if (fifo && net && p.start >= fifo.start) {
+      hits.push(
+        hitOn(
+          { start: fifo.start, end: p.end },
+          "fifo-network",
+          Severity.CRITICAL,
+          0.85,
+          "named pipe looped through a network client",
+        ),
+      );
+    }
+  }
+  append(hits, codeShells(analysis));
+  return hits;
+}

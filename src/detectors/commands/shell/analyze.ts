@@ -1,0 +1,397 @@
+import { append } from "../append.js";
+import type { FunctionDef, Redirect, SimpleCommand, Word } from "./ast.js";
+import { extractCodeStrings } from "./code-strings.js";
+import { parseShell } from "./parser.js";
+import { basename, unwrap } from "./wrappers.js";
+
+/**
+ * Turns parsed shell into what rules judge: every program that runs, after wrappers
+ * (`sudo`, `env`, `xargs`, ...) are peeled off, including programs run by text that is itself
+ * shell (`bash -c '...'`, `eval`, `su -c`, `ssh host '...'`, `echo '...' | sh`, a here-document
+ * fed to a shell) or by an interpreter one-liner's `system("...")`. Re-parsing is bounded in
+ * depth and in total characters, so the whole analysis stays linear in the input.
+ */
+
+/** How many times text found inside a command is parsed again as shell. */
+export const MAX_NESTING = 4;
+
+export interface Invocation {
+  /** Program name without its directory (`/bin/rm` is `rm`); empty when only wrappers ran. */
+  readonly name: string;
+  /** Every word of the command, wrappers included. */
+  readonly words: readonly string[];
+  /** The program as written (`/bin/sh`). */
+  readonly program: string;
+  /** Arguments after the program, quote-removed. */
+  readonly args: readonly string[];
+  readonly argWords: readonly Word[];
+  /** Assignments before the command and those passed through `env`/`sudo`. */
+  readonly assignments: readonly string[];
+  readonly redirects: readonly Redirect[];
+  /** Run through sudo, doas, pkexec, chroot or runuser. */
+  readonly elevated: boolean;
+  /** Position in its pipeline and the pipeline's size. */
+  readonly position: number;
+  readonly pipelineSize: number;
+  /** Index of its pipeline in `Analysis.pipelines`. */
+  readonly pipeline: number;
+  /** 0 for text as given, +1 per re-parse of an inner string. */
+  readonly nesting: number;
+  readonly start: number;
+  readonly end: number;
+}
+
+export interface PipelineView {
+  readonly invocations: readonly Invocation[];
+  readonly start: number;
+  readonly end: number;
+}
+
+export interface Analysis {
+  readonly invocations: readonly Invocation[];
+  readonly pipelines: readonly PipelineView[];
+  readonly functions: readonly FunctionDef[];
+  /** Interpreter source code seen (`python -c`, `perl -e`, here-documents fed to them). */
+  readonly code: readonly CodeFragment[];
+  readonly truncated: boolean;
+}
+
+export interface CodeFragment {
+  readonly interpreter: string;
+  readonly code: string;
+  readonly start: number;
+  readonly end: number;
+}
+
+const SHELLS: ReadonlySet<string> = new Set([
+  "sh",
+  "bash",
+  "dash",
+  "zsh",
+  "ksh",
+  "ash",
+  "mksh",
+  "yash",
+  "posh",
+  "csh",
+  "tcsh",
+  "fish",
+  "elvish",
+  "sash",
+  "pwsh",
+]);
+
+export function isShell(name: string): boolean {
+  return SHELLS.has(name);
+}
+
+/** Interpreters and the option that introduces inline code. */
+const INLINE_CODE: ReadonlyMap<string, ReadonlySet<string>> = new Map([
+  ["python", new Set(["-c"])],
+  ["python2", new Set(["-c"])],
+  ["python3", new Set(["-c"])],
+  ["perl", new Set(["-e", "-E"])],
+  ["ruby", new Set(["-e"])],
+  ["php", new Set(["-r"])],
+  ["node", new Set(["-e", "--eval", "-p", "--print"])],
+  ["nodejs", new Set(["-e", "--eval", "-p", "--print"])],
+  ["lua", new Set(["-e"])],
+  ["julia", new Set(["-e"])],
+  ["Rscript", new Set(["-e"])],
+  ["R", new Set(["-e"])],
+  ["tclsh", new Set([])],
+  ["jrunscript", new Set(["-e"])],
+  ["groovy", new Set(["-e"])],
+  ["scala", new Set(["-e"])],
+  ["awk", new Set([])],
+  ["gawk", new Set([])],
+  ["mawk", new Set([])],
+  ["nawk", new Set([])],
+]);
+
+function interpreterName(name: string): string {
+  // python3.11 -> python3
+  const m = /^(python[23]?)\.[0-9]+$/.exec(name);
+  return m ? m[1]! : name;
+}
+
+/** Programs whose arguments may hold more shell. */
+const MAY_NEST: ReadonlySet<string> = new Set([
+  ...SHELLS,
+  "eval",
+  "su",
+  "script",
+  "ssh",
+  "watch",
+  "echo",
+  "printf",
+]);
+
+const NO_STRINGS: readonly string[] = [];
+
+class Analyzer {
+  readonly invocations: Invocation[] = [];
+  readonly pipelines: PipelineView[] = [];
+  readonly functions: FunctionDef[] = [];
+  readonly code: CodeFragment[] = [];
+  truncated = false;
+  private budget: number;
+
+  constructor(length: number) {
+    // Inner text is a slice of outer text, so a small multiple of the input bounds all re-parsing.
+    this.budget = 4 * length + 4096;
+  }
+
+  analyze(text: string, span: { start: number; end: number } | undefined, nesting: number): void {
+    if (text.length > this.budget) {
+      this.truncated = true;
+      return;
+    }
+    this.budget -= text.length;
+    const script = parseShell(text, span);
+    if (script.truncated) this.truncated = true;
+    append(this.functions, script.functions);
+    for (const pipeline of script.pipelines) {
+      const index = this.pipelines.length;
+      const members: Invocation[] = [];
+      pipeline.commands.forEach((command, position) => {
+        const found = this.invocationsOf(command, position, pipeline.commands.length, index, nesting);
+        append(members, found);
+      });
+      this.pipelines.push({ invocations: members, start: pipeline.start, end: pipeline.end });
+      append(this.invocations, members);
+      this.feedThrough(pipeline.commands, members, nesting);
+    }
+  }
+
+  /** The invocation of a simple command, plus one for each `find -exec` it carries. */
+  private invocationsOf(
+    command: SimpleCommand,
+    position: number,
+    size: number,
+    pipeline: number,
+    nesting: number,
+  ): Invocation[] {
+    const words = withoutReservedWords(command.words);
+    const texts = words.map((w) => w.text);
+    const unwrapped = unwrap(texts);
+    const assignments =
+      command.assignments.length === 0 && unwrapped.assignments.length === 0
+        ? NO_STRINGS
+        : [...command.assignments.map((w) => w.text), ...unwrapped.assignments.map((k) => texts[k] ?? "")];
+    const at = unwrapped.index;
+    const program = texts[at] ?? "";
+    const invocation: Invocation = {
+      name: basename(program),
+      words: texts,
+      program,
+      args: texts.slice(at + 1),
+      argWords: words.slice(at + 1),
+      assignments,
+      redirects: command.redirects,
+      elevated: unwrapped.elevated,
+      position,
+      pipelineSize: size,
+      pipeline,
+      nesting,
+      start: command.start,
+      end: command.end,
+    };
+    const result = [invocation];
+    this.nested(invocation, nesting);
+    if (invocation.name === "find") {
+      const args = invocation.args;
+      for (let k = 0; k < args.length; k++) {
+        const a = args[k];
+        if (a !== "-exec" && a !== "-execdir" && a !== "-ok" && a !== "-okdir") continue;
+        let end = k + 1;
+        while (end < args.length && args[end] !== ";" && args[end] !== "+") end++;
+        const inner = args.slice(k + 1, end);
+        const innerWrapped = unwrap(inner);
+        const innerProgram = inner[innerWrapped.index] ?? "";
+        const execInvocation: Invocation = {
+          ...invocation,
+          name: basename(innerProgram),
+          program: innerProgram,
+          args: inner.slice(innerWrapped.index + 1),
+          argWords: invocation.argWords.slice(k + 2 + innerWrapped.index, end),
+          redirects: [],
+          elevated: invocation.elevated || innerWrapped.elevated,
+        };
+        result.push(execInvocation);
+        this.nested(execInvocation, nesting);
+        k = end;
+      }
+    }
+    return result;
+  }
+
+  /** Text run by the invocation that is itself shell or interpreter code. */
+  private nested(inv: Invocation, nesting: number): void {
+    if (
+      !MAY_NEST.has(inv.name) &&
+      !INLINE_CODE.has(interpreterName(inv.name)) &&
+      inv.redirects.length === 0 &&
+      inv.name !== "tee" &&
+      inv.position + 1 >= inv.pipelineSize
+    ) {
+      return;
+    }
+    const span = { start: inv.start, end: inv.end };
+    const scripts: string[] = [];
+    const stdin = inv.redirects.find(
+      (r) => r.body !== undefined && (r.op === "<<" || r.op === "<<-" || r.op === "<<<"),
+    );
+    if (isShell(inv.name)) {
+      const c = shellCommandString(inv.args);
+      if (c !== undefined) scripts.push(c);
+      else if (stdin?.body !== undefined) scripts.push(stdin.body);
+    } else if (inv.name === "eval") {
+      scripts.push(inv.args.join(" "));
+    } else if (inv.name === "su" || inv.name === "script") {
+      const k = inv.args.findIndex((a) => a === "-c" || a === "--command");
+      if (k !== -1 && inv.args[k + 1] !== undefined) scripts.push(inv.args[k + 1]!);
+    } else if (inv.name === "ssh") {
+      const rest = sshRemoteCommand(inv.args);
+      if (rest !== undefined) scripts.push(rest);
+    } else if (inv.name === "watch") {
+      if (inv.args.length > 0) scripts.push(inv.args.join(" "));
+    }
+    this.writtenText(inv, nesting);
+    const interpreter = interpreterName(inv.name);
+    const codeOptions = INLINE_CODE.get(interpreter);
+    if (codeOptions) {
+      let code: string | undefined;
+      const k = inv.args.findIndex((a) => codeOptions.has(a));
+      if (k !== -1) code = inv.args[k + 1];
+      else if (codeOptions.size === 0) code = inv.args.find((a) => !a.startsWith("-"));
+      else if (stdin?.body !== undefined) code = stdin.body;
+      if (code !== undefined) {
+        this.code.push({ interpreter, code, start: inv.start, end: inv.end });
+        if (nesting < MAX_NESTING) for (const s of extractCodeStrings(code)) scripts.push(s);
+      }
+    }
+    if (nesting >= MAX_NESTING) {
+      if (scripts.length > 0) this.truncated = true;
+      return;
+    }
+    for (const s of scripts) this.analyze(s, span, nesting + 1);
+  }
+
+  /**
+   * Text a command writes into a file (`echo '...' > x.go`, `cat > x.py <<EOF`) is source code
+   * that something will run later; it is judged as code so a reverse shell cannot be staged
+   * in a file first.
+   */
+  private writtenText(inv: Invocation, nesting: number): void {
+    const writes = inv.redirects.some((r) => r.op === ">" || r.op === ">>" || r.op === ">|");
+    const piped = inv.position + 1 < inv.pipelineSize;
+    if (!writes && !piped && inv.name !== "tee") return;
+    if (inv.name === "echo" || inv.name === "printf") {
+      const text = inv.args.filter((a) => !/^-[neE]+$/.test(a)).join(" ");
+      if (text.length > 0)
+        this.code.push({ interpreter: `${inv.name} output`, code: text, start: inv.start, end: inv.end });
+      // A line written to a file is usually a script line (cron entry, rc file, hook): judge it as shell.
+      if (writes && text.length > 0 && nesting < MAX_NESTING) {
+        this.analyze(text, { start: inv.start, end: inv.end }, nesting + 1);
+      }
+    }
+    for (const r of inv.redirects) {
+      if (r.body !== undefined && (r.op === "<<" || r.op === "<<-") && !isShell(inv.name)) {
+        this.code.push({ interpreter: "here-document", code: r.body, start: inv.start, end: inv.end });
+      }
+    }
+  }
+
+  /** `echo 'cmd' | sh`, `printf ... | bash`: the text echoed is the script the shell runs. */
+  private feedThrough(
+    commands: readonly SimpleCommand[],
+    members: readonly Invocation[],
+    nesting: number,
+  ): void {
+    if (nesting >= MAX_NESTING) return;
+    for (let k = 0; k + 1 < members.length; k++) {
+      const from = members[k]!;
+      const to = members[k + 1]!;
+      if (
+        to.position !== from.position + 1 ||
+        !isShell(to.name) ||
+        shellCommandString(to.args) !== undefined
+      ) {
+        continue;
+      }
+      if (from.name !== "echo" && from.name !== "printf") continue;
+      const text = from.args.filter((a) => !/^-[neE]+$/.test(a)).join(" ");
+      const source = commands[from.position];
+      if (source) this.analyze(text, { start: source.start, end: to.end }, nesting + 1);
+    }
+  }
+}
+
+const LEADING_RESERVED: ReadonlySet<string> = new Set([
+  "{",
+  "}",
+  "!",
+  "if",
+  "then",
+  "else",
+  "elif",
+  "fi",
+  "do",
+  "done",
+  "while",
+  "until",
+  "esac",
+  "coproc",
+]);
+/** Words that open a loop or case header, which names no program. */
+const HEADER_RESERVED: ReadonlySet<string> = new Set(["for", "case", "select", "in"]);
+
+/** The command's words without the compound-command keywords before (or instead of) a program. */
+function withoutReservedWords(words: readonly Word[]): readonly Word[] {
+  let k = 0;
+  while (k < words.length && !words[k]!.quoted && LEADING_RESERVED.has(words[k]!.text)) k++;
+  const first = words[k];
+  if (first && !first.quoted && HEADER_RESERVED.has(first.text)) return [];
+  return k === 0 ? words : words.slice(k);
+}
+
+/** The string after `-c` (or an option group holding `c`, as in `bash -lc`), if any. */
+export function shellCommandString(args: readonly string[]): string | undefined {
+  for (let k = 0; k < args.length; k++) {
+    const a = args[k]!;
+    if (!a.startsWith("-") || a === "-" || a === "--") return undefined;
+    if (a.startsWith("--")) continue;
+    if (a.includes("c")) return args[k + 1];
+    if (a === "-o" || a === "-O") k++;
+  }
+  return undefined;
+}
+
+const SSH_OPTIONS_WITH_VALUE = new Set(
+  "-b -c -D -E -e -F -I -i -J -L -l -m -O -o -p -Q -R -S -W -w -B".split(" "),
+);
+
+/** The remote command given to `ssh host cmd...`, joined as the remote shell would see it. */
+function sshRemoteCommand(args: readonly string[]): string | undefined {
+  let k = 0;
+  while (k < args.length && args[k]!.startsWith("-")) k += SSH_OPTIONS_WITH_VALUE.has(args[k]!) ? 2 : 1;
+  const rest = args.slice(k + 1);
+  return rest.length > 0 ? rest.join(" ") : undefined;
+}
+
+/** Analyses interpreter source (a code-execution tool's input) and the command lines in its strings. */
+export function analyzeCode(code: string, interpreter: string): Analysis {
+  const analyzer = new Analyzer(code.length);
+  const span = { start: 0, end: code.length };
+  analyzer.code.push({ interpreter, code, start: 0, end: code.length });
+  for (const s of extractCodeStrings(code)) analyzer.analyze(s, span, 1);
+  return analyzer;
+}
+
+/** Analyses shell text; never throws, linear in its length. */
+export function analyzeShell(text: string, span?: { start: number; end: number }): Analysis {
+  const analyzer = new Analyzer(text.length);
+  analyzer.analyze(text, span, 0);
+  return analyzer;
+}

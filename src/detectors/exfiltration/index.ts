@@ -1,0 +1,47 @@
+import { Channel } from "../../../gen/guard/v1/types_pb.js";
+import { append } from "../commands/append.js";
+import { analyzeSource, toDetections } from "../commands/index.js";
+import { commandSources } from "../commands/sources.js";
+import type { Detection, Detector } from "../detector.js";
+import { dnsExfiltration } from "./dns.js";
+import { markdownExfiltration } from "./markdown.js";
+import { uploads } from "./uploads.js";
+
+/**
+ * `security.data_exfiltration`: secrets or files sent off the host by commands (tool-call
+ * arguments and commands proposed in prose, parsed with the commands detector's shell parser),
+ * DNS lookups that carry data, and markdown images or links in prose whose URL carries data.
+ */
+
+export const DATA_EXFILTRATION = "security.data_exfiltration";
+
+export const exfiltrationDetector: Detector = {
+  name: "exfiltration",
+  version: "1",
+  categories: [DATA_EXFILTRATION],
+  channels: [Channel.TOOL_CALL_ARGUMENTS, Channel.PROSE],
+  detect(segment) {
+    const out: Detection[] = [];
+    for (const source of commandSources(segment)) {
+      const analysis = analyzeSource(source);
+      append(
+        out,
+        toDetections(
+          segment,
+          source,
+          [...uploads(analysis), ...dnsExfiltration(analysis)],
+          DATA_EXFILTRATION,
+          "EXFILTRATION",
+        ),
+      );
+    }
+    if (segment.channel === Channel.PROSE) {
+      const source = { text: segment.text, offset: 0, kind: "shell" as const };
+      append(
+        out,
+        toDetections(segment, source, markdownExfiltration(segment.text), DATA_EXFILTRATION, "EXFILTRATION"),
+      );
+    }
+    return out;
+  },
+};

