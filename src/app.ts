@@ -118,7 +118,9 @@ export async function createApp(options: AppOptions): Promise<App> {
   }
   // One tracker per process, over state the replicas share when Redis is configured: the two
   // halves of a step, or the requests of one conversation, may land on different replicas.
-  const sessionState = options.redisUrl ? await RedisSessionState.open(options.redisUrl) : new MemorySessionState();
+  const sessionState: SessionState = options.redisUrl
+    ? await RedisSessionState.open(options.redisUrl)
+    : new MemorySessionState();
   const tracker = createSessionTracker({ state: sessionState, clock: now });
   const sessionImpl = createSessionService({ tracker });
   const metrics = new GuardMetrics();

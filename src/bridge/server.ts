@@ -1,7 +1,10 @@
+import { Code, ConnectError } from "@connectrpc/connect";
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from "fastify";
 import { errors, GuardError } from "../errors/guard-error.js";
 import { registerAuthHooks } from "./auth-hooks.js";
 import type { BridgeContext } from "./context.js";
+import type { GuardMetrics } from "../metrics/guard-metrics.js";
+import { countRequests, registerMetricsRoute } from "../metrics/http.js";
 import { registerEvaluate } from "./routes/evaluate.js";
 import { registerHeartbeat } from "./routes/heartbeat.js";
 import { registerLimits } from "./routes/limits.js";
@@ -27,6 +30,10 @@ function fromFastify(error: unknown): GuardError {
   if (code === "FST_ERR_CTP_INVALID_MEDIA_TYPE") return errors.unsupportedMediaType("");
   if (code === "FST_ERR_CTP_BODY_TOO_LARGE") return errors.payloadTooLarge(BODY_CEILING);
   if (status >= 400 && status < 500) return errors.invalidBody((error as Error).message);
+  // An internal service that is out of reach (shared session state, a remote decomposer):
+  // a runtime outage the caller answers with its fail mode (spec 7: 5xx, no body).
+  if (error instanceof ConnectError && (error.code === Code.Unavailable || error.code === Code.DeadlineExceeded))
+    return errors.unavailable(error.message, error);
   return GuardError.from(error);
 }
 
@@ -35,7 +42,11 @@ function fromFastify(error: unknown): GuardError {
  * deployment prefix. Every error, including unknown routes, answers JSON in the shape of
  * spec section 7; a 5xx carries no body.
  */
-export function buildBridge(ctx: BridgeContext, logger: FastifyServerOptions["logger"] = false): FastifyInstance {
+export function buildBridge(
+  ctx: BridgeContext,
+  logger: FastifyServerOptions["logger"] = false,
+  observability?: { readonly metrics: GuardMetrics; readonly metricsRoute: boolean },
+): FastifyInstance {
   const app = Fastify({
     logger,
     bodyLimit: BODY_CEILING,
@@ -43,6 +54,7 @@ export function buildBridge(ctx: BridgeContext, logger: FastifyServerOptions["lo
     routerOptions: { ignoreTrailingSlash: true },
   });
 
+  if (observability) countRequests(app, observability.metrics);
   app.decorateRequest("principal", undefined);
   app.decorateRequest("receivedAt", undefined as unknown as Date);
   app.addHook("onRequest", async (request) => {
@@ -54,6 +66,12 @@ export function buildBridge(ctx: BridgeContext, logger: FastifyServerOptions["lo
   app.addContentTypeParser("application/json", { parseAs: "buffer", bodyLimit: BODY_CEILING }, (_req, body, done) =>
     done(null, body),
   );
+  // The streamed transport (spec 4.1): the body is handed on as the live stream, unbuffered,
+  // to the one route that reads SSE; every other route refuses it like any unknown type.
+  app.addContentTypeParser("text/event-stream", (request, payload, done) => {
+    if (request.routeOptions.url?.endsWith("/v1/evaluate")) done(null, payload);
+    else done(errors.unsupportedMediaType(String(request.headers["content-type"] ?? "")), undefined);
+  });
   app.addContentTypeParser("*", (request, _payload, done) =>
     done(errors.unsupportedMediaType(String(request.headers["content-type"] ?? "")), undefined),
   );
@@ -81,6 +99,8 @@ export function buildBridge(ctx: BridgeContext, logger: FastifyServerOptions["lo
   app.register(
     async (scope) => {
       registerPublic(scope, ctx);
+      // Unauthenticated, like /v1/health: operators keep it inside their network (see `guard help`).
+      if (observability?.metricsRoute) registerMetricsRoute(scope, observability.metrics);
       await scope.register(async (authed) => {
         registerAuthHooks(authed, ctx);
         registerEvaluate(authed, ctx);

@@ -1,7 +1,7 @@
 import { Channel, EventKind, type Finding, type Segment, type ToolCall } from "../../gen/guard/v1/types_pb.js";
 import { type FailModes, failModeFor } from "../policy/fail-modes.js";
 import { actionFor, type PolicySet } from "../policy/policy.js";
-import { toUtf16Index } from "../text/code-points.js";
+import { isBmpOnly, sliceCodePoints } from "../text/code-points.js";
 import type { Composition, Redaction, WireContinuation, WireFinding } from "./wire.js";
 import { severityName } from "./severity.js";
 
@@ -32,6 +32,16 @@ export function compose(input: ComposeInput): { composition: Composition; redact
   const findings: WireFinding[] = [];
   const redactions: Redaction[] = [];
   const blocking: Finding[] = [];
+  // Whether a text has astral characters, asked once per text however many findings it has.
+  const bmp = new Map<string, boolean>();
+  const bmpOnly = (text: string) => {
+    let known = bmp.get(text);
+    if (known === undefined) {
+      known = isBmpOnly(text);
+      bmp.set(text, known);
+    }
+    return known;
+  };
 
   for (const finding of input.findings) {
     const fp = input.fingerprint(finding.category, finding.subject);
@@ -43,10 +53,7 @@ export function compose(input: ComposeInput): { composition: Composition; redact
     if (action !== "redact") continue;
     const segment = segmentsByPath.get(finding.path);
     if (segment?.addressable && finding.start !== undefined && finding.end !== undefined) {
-      const value = segment.text.slice(
-        toUtf16Index(segment.text, finding.start),
-        toUtf16Index(segment.text, finding.end),
-      );
+      const value = sliceCodePoints(segment.text, finding.start, finding.end, bmpOnly(segment.text));
       redactions.push({ path: finding.path, start: finding.start, end: finding.end, kind: finding.placeholderKind || "VALUE", value });
     } else {
       // Redaction wanted where no span can be addressed: the action may not proceed.

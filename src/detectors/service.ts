@@ -48,7 +48,8 @@ export function detectorServiceImpl(detector: Detector): ServiceImpl<typeof Dete
     },
     detect(request) {
       const findings: Finding[] = [];
-      for (const segment of request.segments) findings.push(...detectSegment(detector, segment, request.kind));
+      for (const segment of request.segments)
+        findings.push(...detectSegment(detector, segment, request.kind));
       return create(DetectResponseSchema, { findings, unjudged: [] });
     },
   };

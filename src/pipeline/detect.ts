@@ -1,7 +1,7 @@
 import type { Client } from "@connectrpc/connect";
 import type { DetectorService } from "../../gen/guard/v1/detector_pb.js";
 import type { Channel, EventKind, Finding, Segment } from "../../gen/guard/v1/types_pb.js";
-import { type DetectionMemo, type Unit, unitsOf } from "./detection-memo.js";
+import { type DetectionMemo, type MemoSlot, type Unit, unitsOf } from "./detection-memo.js";
 
 /** A detector as the pipeline sees it: what it said of itself, and how to call it. */
 export interface DetectorHandle {
@@ -35,27 +35,27 @@ export async function detectAll(
   memo?: { readonly memo: DetectionMemo; readonly orgId: string },
 ): Promise<DetectOutcome> {
   const units = unitsOf(segments);
-  const runs = detectors.map(async (detector) => {
-    const wanted = detector.channels.length === 0 ? units : units.filter((u) => detector.channels.includes(u.segments[0]?.channel ?? 0));
+  // One lookup per unit, shared by every detector of this step.
+  const slots = memo ? units.map((unit) => memo.memo.slot(memo.orgId, kind, unit)) : [];
+  const shown = detectors.map((detector) =>
+    units
+      .map((unit, i) => ({ unit, slot: slots[i] }))
+      .filter(({ unit }) => detector.channels.length === 0 || detector.channels.includes(unit.segments[0]?.channel ?? 0)),
+  );
+  const runs = detectors.map(async (detector, d) => {
     const detectorKey = `${detector.name}@${detector.version}`;
     const recalled: Finding[] = [];
-    const pending: { unit: Unit; key: string }[] = [];
-    for (const unit of wanted) {
-      const key = memo ? memo.memo.key(memo.orgId, detectorKey, kind, unit) : "";
-      const known = memo ? memo.memo.recall(key, unit) : undefined;
+    const pending: { unit: Unit; slot: MemoSlot | undefined }[] = [];
+    for (const item of shown[d] ?? []) {
+      const known = memo && item.slot ? memo.memo.recall(item.slot, detectorKey, item.unit) : undefined;
       if (known) recalled.push(...known);
-      else pending.push({ unit, key });
+      else pending.push(item);
     }
     if (pending.length === 0) return { findings: recalled, unjudged: [] as string[] };
-    let response: Awaited<ReturnType<DetectorHandle["client"]["detect"]>>;
-    try {
-      response = await detector.client.detect(
-        { kind, segments: pending.flatMap((p) => p.unit.segments) },
-        { timeoutMs: deadlineMs },
-      );
-    } catch (error) {
-      throw new DetectorFailure(detector, pending.map((p) => p.unit.path), error);
-    }
+    const response = await detector.client.detect(
+      { kind, segments: pending.flatMap((p) => p.unit.segments) },
+      { timeoutMs: deadlineMs },
+    );
     if (memo) {
       const unjudged = new Set(response.unjudged);
       const byPath = new Map<string, Finding[]>();
@@ -64,8 +64,8 @@ export async function detectAll(
         if (list) list.push(finding);
         else byPath.set(finding.path, [finding]);
       }
-      for (const { unit, key } of pending)
-        if (!unjudged.has(unit.path)) memo.memo.remember(key, byPath.get(unit.path) ?? []);
+      for (const { unit, slot } of pending)
+        if (slot && !unjudged.has(unit.path)) memo.memo.remember(memo.orgId, slot, detectorKey, byPath.get(unit.path) ?? []);
     }
     return { findings: [...recalled, ...response.findings], unjudged: response.unjudged };
   });
@@ -73,25 +73,17 @@ export async function detectAll(
   const findings: Finding[] = [];
   const unjudged: string[] = [];
   const failed: DetectorHandle[] = [];
-  for (const result of settled) {
+  settled.forEach((result, d) => {
     if (result.status === "fulfilled") {
       findings.push(...result.value.findings);
       unjudged.push(...result.value.unjudged);
-    } else if (result.reason instanceof DetectorFailure) {
-      failed.push(result.reason.detector);
-      unjudged.push(...result.reason.paths);
+      return;
     }
-  }
+    // Any failure, the detector's or ours, costs the coverage of what it was to judge:
+    // nothing here may turn "could not look" into "found nothing".
+    const detector = detectors[d];
+    if (detector) failed.push(detector);
+    unjudged.push(...(shown[d] ?? []).map(({ unit }) => unit.path));
+  });
   return { findings, unjudged, failed };
-}
-
-/** A detector call that failed or overran, with the paths it left unjudged. */
-class DetectorFailure extends Error {
-  constructor(
-    readonly detector: DetectorHandle,
-    readonly paths: string[],
-    cause: unknown,
-  ) {
-    super(`detector ${detector.name} failed`, { cause });
-  }
 }

@@ -1,14 +1,14 @@
-import { clone } from "@bufbuild/protobuf";
-import { type EventKind, type Finding, FindingSchema, type Segment } from "../../gen/guard/v1/types_pb.js";
+import type { EventKind, Finding, Segment } from "../../gen/guard/v1/types_pb.js";
 
 /**
  * Incremental judging (DESIGN.md decision 5). Every step/request repeats the whole
  * conversation; this memo lets a detector see each text once per organization. A unit is
  * every segment of one payload path (the leaves of JSON-encoded arguments share their
- * string's path); its result is kept keyed by organization, detector and version, the
- * segment facts a detector may read (channel, addressability, tool, argument keys, event
- * kind) and the texts, and replayed onto whatever path the unit has in a later body. A
- * bounded LRU by text size keeps memory flat.
+ * string's path). Results are kept per organization, keyed by the unit's text itself (a
+ * Map lookup hashes it once; nothing is concatenated or copied for the common one-segment
+ * unit) and then by detector version and the segment facts a detector may read (channel,
+ * addressability, tool, argument keys, event kind). A hit is replayed onto whatever path
+ * and call the unit has in the later body. Bounded by the bytes of text held.
  */
 export interface Unit {
   readonly path: string;
@@ -26,13 +26,21 @@ export function unitsOf(segments: readonly Segment[]): Unit[] {
   return [...byPath.values()];
 }
 
-interface Entry {
-  readonly findings: Finding[];
+/** What one unit's text has been judged as, by each detector and set of facts. */
+interface UnitEntry {
+  readonly results: Map<string, readonly Finding[]>;
   readonly bytes: number;
 }
 
+/** A unit's place in the memo, looked up once and shared by every detector of the step. */
+export interface MemoSlot {
+  readonly text: string;
+  readonly facts: string;
+  entry: UnitEntry | undefined;
+}
+
 export class DetectionMemo {
-  readonly #entries = new Map<string, Entry>();
+  readonly #orgs = new Map<string, Map<string, UnitEntry>>();
   #bytes = 0;
   hits = 0;
   misses = 0;
@@ -41,51 +49,64 @@ export class DetectionMemo {
   constructor(private readonly maxBytes = 128 * 1024 * 1024) {}
 
   get size(): number {
-    return this.#entries.size;
+    let n = 0;
+    for (const units of this.#orgs.values()) n += units.size;
+    return n;
   }
 
-  key(orgId: string, detector: string, kind: EventKind, unit: Unit): string {
+  /** Finds the unit's entry (if any) for this organization. */
+  slot(orgId: string, kind: EventKind, unit: Unit): MemoSlot {
     const first = unit.segments[0];
-    const facts = `${first?.channel}\u0001${first?.addressable ? 1 : 0}\u0001${first?.toolName ?? ""}\u0001${kind}`;
-    const texts =
+    const text =
       unit.segments.length === 1
-        ? `${first?.argumentKey ?? ""}\u0002${first?.text ?? ""}`
+        ? (first?.text ?? "")
         : unit.segments.map((s) => `${s.argumentKey}\u0002${s.text}`).join("\u0003");
-    return `${orgId}\u0000${detector}\u0000${facts}\u0000${texts}`;
+    const argumentKey = unit.segments.length === 1 ? (first?.argumentKey ?? "") : "";
+    const facts = `${first?.channel}\u0001${first?.addressable ? 1 : 0}\u0001${first?.toolName ?? ""}\u0001${argumentKey}\u0001${kind}`;
+    return { text, facts, entry: this.#orgs.get(orgId)?.get(text) };
   }
 
-  /** The unit's findings re-addressed to its current path and call, or undefined on a miss. */
-  recall(key: string, unit: Unit): Finding[] | undefined {
-    const entry = this.#entries.get(key);
-    if (!entry) {
+  /** The unit's findings by this detector, re-addressed to its current path and call; undefined on a miss. */
+  recall(slot: MemoSlot, detector: string, unit: Unit): Finding[] | undefined {
+    const known = slot.entry?.results.get(`${detector}\u0000${slot.facts}`);
+    if (!known) {
       this.misses++;
       return undefined;
     }
     this.hits++;
-    // Most recently used last: re-insert.
-    this.#entries.delete(key);
-    this.#entries.set(key, entry);
     const callId = unit.segments[0]?.callId ?? "";
-    return entry.findings.map((f) => {
-      const copy = clone(FindingSchema, f);
-      copy.path = unit.path;
-      copy.callId = callId;
-      return copy;
-    });
+    // Messages are plain objects: a spread is a copy the caller may change freely.
+    return known.map((f) => ({ ...f, path: unit.path, callId }));
   }
 
-  remember(key: string, findings: readonly Finding[]): void {
+  remember(orgId: string, slot: MemoSlot, detector: string, findings: readonly Finding[]): void {
     if (this.maxBytes === 0) return;
-    const bytes = key.length * 2;
+    const bytes = slot.text.length * 2;
     if (bytes > this.maxBytes / 4) return;
-    const previous = this.#entries.get(key);
-    if (previous) this.#bytes -= previous.bytes;
-    this.#entries.set(key, { findings: findings.map((f) => clone(FindingSchema, f)), bytes });
-    this.#bytes += bytes;
-    for (const [oldest, entry] of this.#entries) {
-      if (this.#bytes <= this.maxBytes) break;
-      this.#entries.delete(oldest);
-      this.#bytes -= entry.bytes;
+    let units = this.#orgs.get(orgId);
+    if (!units) {
+      units = new Map();
+      this.#orgs.set(orgId, units);
+    }
+    let entry = slot.entry ?? units.get(slot.text);
+    if (!entry) {
+      entry = { results: new Map(), bytes };
+      units.set(slot.text, entry);
+      this.#bytes += bytes;
+      this.#evict(units);
+    }
+    slot.entry = entry;
+    entry.results.set(`${detector}\u0000${slot.facts}`, findings.map((f) => ({ ...f })));
+  }
+
+  /** Drops the oldest units, of the organization that just grew first, until within bounds. */
+  #evict(growing: Map<string, UnitEntry>): void {
+    for (const units of [growing, ...this.#orgs.values()]) {
+      for (const [text, entry] of units) {
+        if (this.#bytes <= this.maxBytes) return;
+        units.delete(text);
+        this.#bytes -= entry.bytes;
+      }
     }
   }
 }

@@ -9,6 +9,7 @@ import { EventKind } from "../../gen/guard/v1/types_pb.js";
 import { MemorySessionState } from "./memory-state.js";
 import type { TrackerOptions } from "./options.js";
 import type { EventKindName } from "./records.js";
+import { SessionStateUnavailableError } from "./redis-state.js";
 import { SessionError } from "./session-error.js";
 import type { SessionState } from "./state.js";
 import { createSessionTracker, type SessionTracker } from "./tracker.js";
@@ -100,6 +101,8 @@ async function guarded<T>(work: () => Promise<T>): Promise<T> {
         error.code === "not_found" ? Code.NotFound : Code.InvalidArgument,
       );
     }
+    // Shared state out of reach is an outage, not a bug: callers apply their fail mode.
+    if (error instanceof SessionStateUnavailableError) throw new ConnectError(error.message, Code.Unavailable);
     throw error;
   }
 }

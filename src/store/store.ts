@@ -1,4 +1,5 @@
 import type { WhitelistSource } from "../whitelist/whitelist.js";
+import type { EventFilter, EventQuery, HeartbeatSource } from "./queries.js";
 import type {
   AgentRecord,
   AuditRecord,
@@ -42,6 +43,12 @@ export interface Store extends WhitelistSource {
   /** Recent events, newest first (for tests, the CLI and operators). */
   recentEvents(orgId: string, limit: number): Promise<EventRecord[]>;
   recentAudits(orgId: string, limit: number): Promise<AuditRecord[]>;
+  /** Events matching a filter and time range (`guard events tail`, `guard sessions`). */
+  queryEvents(query: EventQuery): Promise<EventRecord[]>;
+  /** How many events match, without reading them (coverage reconciliation). */
+  countEvents(filter: EventFilter): Promise<number>;
+  /** The latest heartbeat per source, with its restart marker (coverage, its monitor). */
+  heartbeatSources(orgId?: string): Promise<HeartbeatSource[]>;
   stats(): StoreStats;
   flush(): Promise<void>;
   close(): Promise<void>;

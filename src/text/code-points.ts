@@ -47,3 +47,10 @@ export function codePointRange(
   if (bmpOnly) return { start: start16, end: end16 };
   return { start: toCodePointOffset(text, start16), end: toCodePointOffset(text, end16) };
 }
+
+/** The text between two code-point offsets; a plain slice when the text is BMP only. */
+export function sliceCodePoints(text: string, start: number, end: number, bmpOnly: boolean): string {
+  if (bmpOnly) return text.slice(start, end);
+  const from = toUtf16Index(text, start);
+  return text.slice(from, from + toUtf16Index(text.slice(from), end - start));
+}

@@ -8,6 +8,8 @@ import type { GuardEvent } from "../../pipeline/event.js";
 import { principalOf } from "../auth-hooks.js";
 import type { BridgeContext } from "../context.js";
 import { parseJsonBody } from "../json-body.js";
+import { handleStreamedEvaluate, isEventStream } from "../stream/handler.js";
+import { streamSettingsFromEnv } from "../stream/settings.js";
 import { verdictBody } from "../verdict-body.js";
 
 /** `?payload=true` (spec 4.1); any other value leaves the verdict as it is. */
@@ -17,7 +19,11 @@ function wantsPayload(query: unknown): boolean {
 
 /** POST /v1/evaluate: one GuardEvent in, one Verdict out (spec 4.1). */
 export function registerEvaluate(app: FastifyInstance, ctx: BridgeContext): void {
+  const streamSettings = streamSettingsFromEnv();
   app.post("/v1/evaluate", async (request, reply) => {
+    // A `step/response` streamed as SSE, its fields in guard-* headers (spec 4.1).
+    if (isEventStream(request.headers["content-type"]))
+      return handleStreamedEvaluate(request, reply, ctx, streamSettings, wantsPayload(request.query));
     const principal = principalOf(request);
     const raw = Buffer.isBuffer(request.body) ? request.body : Buffer.alloc(0);
     const parsed = parseJsonBody(raw);

@@ -8,6 +8,11 @@ import { boundSubject, type Detection } from "../detector.js";
  */
 
 const MAX_LOCAL = 64;
+const PUNYCODE_TLD = /^xn--[a-z0-9-]{2,59}$/i;
+const WHITESPACE = /\s/;
+
+/** The regular expressions of this scanner, for the regex safety test. */
+export const emailPatterns: readonly RegExp[] = [PUNYCODE_TLD, WHITESPACE];
 const MAX_DOMAIN = 253;
 
 function isLocalChar(c: number): boolean {
@@ -25,7 +30,11 @@ function isLocalChar(c: number): boolean {
 
 function isDomainChar(c: number): boolean {
   return (
-    (c >= 0x61 && c <= 0x7a) || (c >= 0x41 && c <= 0x5a) || (c >= 0x30 && c <= 0x39) || c === 0x2d || c === 0x2e
+    (c >= 0x61 && c <= 0x7a) ||
+    (c >= 0x41 && c <= 0x5a) ||
+    (c >= 0x30 && c <= 0x39) ||
+    c === 0x2d ||
+    c === 0x2e
   );
 }
 
@@ -43,8 +52,17 @@ function validDomain(domain: string): boolean {
   }
   const tld = labels[labels.length - 1] ?? "";
   if (tld.length < 2) return false;
+  // Internationalised TLDs travel as punycode: `xn--p1ai`.
+  if (PUNYCODE_TLD.test(tld)) return true;
   for (let i = 0; i < tld.length; i++) if (!isLetter(tld.charCodeAt(i))) return false;
   return true;
+}
+
+/** True when the ':' at `colon` separates user and password in a URL (`://` earlier in the token). */
+function isUrlUserinfo(text: string, colon: number): boolean {
+  let i = colon;
+  while (i > 0 && colon - i < 256 && !WHITESPACE.test(text.charAt(i - 1))) i--;
+  return text.slice(i, colon).includes("://");
 }
 
 /** Finds email addresses; offsets are UTF-16 indexes into `text`. */
@@ -54,14 +72,17 @@ export function findEmails(text: string): Detection[] {
   let consumedUntil = 0;
   while (at !== -1) {
     let start = at;
-    while (start > consumedUntil && at - start < MAX_LOCAL && isLocalChar(text.charCodeAt(start - 1))) start--;
+    while (start > consumedUntil && at - start < MAX_LOCAL && isLocalChar(text.charCodeAt(start - 1)))
+      start--;
     // A local part neither starts nor ends with a dot.
     while (start < at && text.charCodeAt(start) === 0x2e) start++;
     let end = at + 1;
     while (end < text.length && end - at - 1 < MAX_DOMAIN && isDomainChar(text.charCodeAt(end))) end++;
     // Trailing dots and hyphens are sentence punctuation, not part of the domain.
     while (end > at + 1 && (text.charCodeAt(end - 1) === 0x2e || text.charCodeAt(end - 1) === 0x2d)) end--;
-    const local = text.slice(start, at);
+    // `scheme://user:password@host`: the "local part" is a URL password, not a mailbox.
+    const inUrlUserinfo = text.charCodeAt(start - 1) === 0x3a && isUrlUserinfo(text, start - 1);
+    const local = inUrlUserinfo ? "" : text.slice(start, at);
     const domain = text.slice(at + 1, end);
     if (local.length > 0 && !local.endsWith(".") && !local.includes("..") && validDomain(domain)) {
       const value = text.slice(start, end);

@@ -11,6 +11,9 @@ import type {
   PlaceholderRecord,
 } from "../records.js";
 import type { WhitelistRecord } from "../../whitelist/whitelist.js";
+import type { EventFilter, EventQuery, HeartbeatSource } from "../queries.js";
+import { matchesEvent } from "../event-filter.js";
+import { HeartbeatIndex } from "./heartbeat-index.js";
 import { Journal } from "./journal.js";
 import { readJournal } from "./read-lines.js";
 
@@ -32,6 +35,7 @@ export class EmbeddedStore implements Store {
   readonly #placeholderByToken = new Map<string, PlaceholderRecord>();
   readonly #lastOrdinal = new Map<string, number>();
   readonly #agentIndex = new Map<string, AgentRecord>();
+  readonly #heartbeatIndex = new HeartbeatIndex();
   #accepted = 0;
 
   private constructor(readonly dir: string) {
@@ -54,6 +58,7 @@ export class EmbeddedStore implements Store {
       const key = `${agent.org_id}\0${agent.agent_id}`;
       if (!store.#agentIndex.has(key)) store.#agentIndex.set(key, agent);
     }
+    for (const beat of readJournal<HeartbeatRecord>(store.#heartbeats.path).records) store.#heartbeatIndex.add(beat);
     return store;
   }
 
@@ -76,6 +81,7 @@ export class EmbeddedStore implements Store {
   }
 
   recordHeartbeat(record: HeartbeatRecord): Promise<void> {
+    this.#heartbeatIndex.add(record);
     return this.#heartbeats.append(JSON.stringify(record));
   }
 
@@ -137,6 +143,26 @@ export class EmbeddedStore implements Store {
     await this.#audit.flush();
     const all = readJournal<AuditRecord>(this.#audit.path).records;
     return all.filter((e) => e.org_id === orgId).slice(-limit).reverse();
+  }
+
+  /** Scans the journal: the embedded store serves one machine, where a scan is the index. */
+  async queryEvents(query: EventQuery): Promise<EventRecord[]> {
+    await this.#events.flush();
+    const matching = readJournal<EventRecord>(this.#events.path).records.filter(matchesEvent(query));
+    // The journal is in arrival order; a stable sort keeps that order between equal instants.
+    matching.sort((a, b) => Date.parse(a.received_at) - Date.parse(b.received_at));
+    if (query.order === "oldest") return matching.slice(0, query.limit);
+    return matching.slice(-query.limit).reverse();
+  }
+
+  async countEvents(filter: EventFilter): Promise<number> {
+    await this.#events.flush();
+    return readJournal<EventRecord>(this.#events.path).records.filter(matchesEvent(filter)).length;
+  }
+
+  /** From memory: every beat this store has seen (the journal's at open, then each new one). */
+  async heartbeatSources(orgId?: string): Promise<HeartbeatSource[]> {
+    return this.#heartbeatIndex.sources(orgId);
   }
 
   stats(): StoreStats {

@@ -10,11 +10,18 @@ import type {
   PlaceholderRecord,
 } from "../records.js";
 import { placeholderToken } from "../../placeholders/tokens.js";
+import type { EventFilter, EventQuery, HeartbeatSource } from "../queries.js";
 import type { Store, StoreStats } from "../store.js";
 import { BatchWriter } from "./batch-writer.js";
 import { migrateWith } from "./migrate.js";
 import { readMigrations } from "./migrations.js";
 import type { WriteOp } from "./ops.js";
+import {
+  eventWhere,
+  HEARTBEAT_SOURCE_SELECT,
+  type HeartbeatSourceRow,
+  heartbeatSourceFromRow,
+} from "./queries.js";
 import { pgText } from "./sql.js";
 import {
   type AgentRow,
@@ -267,6 +274,39 @@ export class PostgresStore implements Store {
       [orgId, limit],
     );
     return result.rows.map(auditFromRow);
+  }
+
+  /** Flushes this replica's queue first, so what it accepted is included. */
+  async queryEvents(query: EventQuery): Promise<EventRecord[]> {
+    await this.flush();
+    const where = eventWhere(query);
+    const direction = query.order === "oldest" ? "ASC" : "DESC";
+    const result = await this.#pool.query<EventRow>(
+      `SELECT ${EVENT_SELECT} FROM events ${where.sql}
+       ORDER BY received_at ${direction}, seq ${direction} LIMIT $${where.values.length + 1}`,
+      [...where.values, query.limit],
+    );
+    return result.rows.map(eventFromRow);
+  }
+
+  async countEvents(filter: EventFilter): Promise<number> {
+    await this.flush();
+    const where = eventWhere(filter);
+    const result = await this.#pool.query<{ n: string }>(`SELECT count(*) AS n FROM events ${where.sql}`, where.values);
+    return Number(result.rows[0]?.n ?? 0);
+  }
+
+  /** One row per source, kept by the trigger of migrations/004; the queue is flushed first. */
+  async heartbeatSources(orgId?: string): Promise<HeartbeatSource[]> {
+    await this.flush();
+    const result =
+      orgId === undefined
+        ? await this.#pool.query<HeartbeatSourceRow>(`${HEARTBEAT_SOURCE_SELECT} ORDER BY org_id, last_at`)
+        : await this.#pool.query<HeartbeatSourceRow>(
+            `${HEARTBEAT_SOURCE_SELECT} WHERE org_id = $1 ORDER BY last_at`,
+            [pgText(orgId)],
+          );
+    return result.rows.map(heartbeatSourceFromRow);
   }
 
   /** Event counts (as the embedded store reports them): accepted = written + queued + quarantined. */

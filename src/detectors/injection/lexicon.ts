@@ -1,0 +1,667 @@
+/**
+ * The hand-built lexicon: phrase families that, in normalised text, read as an attempt to
+ * steer the model rather than to inform it. Each family carries a weight per channel class,
+ * because the same words mean different things in different places: "translate this into
+ * French" is an ordinary user request but an injected task inside a fetched e-mail, and "add
+ * a line to your answer" is what users say to assistants but never what a web page needs to.
+ *
+ * Patterns run on one sentence unit of normalised text (lower case, single spaces, no line
+ * breaks). Every quantifier is bounded and no quantified group contains an unbounded one, so
+ * each match attempt costs at most a constant and a unit costs time linear in its length.
+ * A family only runs on units that contain one of its anchors (found by one pass of one
+ * expression over the whole text), which keeps text without triggers cheap.
+ */
+
+/** Where a text came from, as far as the weights care. */
+export type ChannelClass = "user" | "document" | "inventory";
+
+/** Which category a family supports. */
+export type Harm = "injection" | "jailbreak";
+
+export interface Family {
+  readonly id: string;
+  /** Short label for reasons. */
+  readonly label: string;
+  readonly harm: Harm;
+  readonly weight: Readonly<Record<ChannelClass, number>>;
+  /**
+   * Lower-case words, one of which must occur in a unit for the family to run; a trailing `*`
+   * makes it a prefix, and anchors starting with punctuation match anywhere.
+   */
+  readonly anchors: readonly string[];
+  readonly patterns: readonly RegExp[];
+  /** Whether talk about attacks ("for example", "how do I prevent") weakens it. */
+  readonly dampable: boolean;
+}
+
+/** Up to `n` arbitrary words, each followed by its space: bounded filler between key words. */
+function gap(n: number): string {
+  return `(?:[^ ]{1,25} ){0,${n}}`;
+}
+
+function re(source: string): RegExp {
+  return new RegExp(source);
+}
+
+const OVERRIDE_VERB =
+  "(?:ignore|ignoring|disregard|forget|overlook|bypass|override|skip|discard|abandon|neglect|erase|clear|drop)";
+const PRIOR =
+  "(?:previous|previously|prior|above|preceding|earlier|former|past|old|original|initial|existing|system|all|any|these|those|your|the|other|every|given|current)";
+const DIRECTIVE_NOUN =
+  "(?:instructions?|instruction set|directions|directives?|prompts?|inputs?|rules|guidelines|guidance|commands|orders|context|programming|constraints|restrictions|policies|training|messages|conversation|tasks?|requests?)";
+const AI_NOUN =
+  "(?:ai|a\\.i\\.|ai assistant|assistant|llm|llms|large language model|language model|chatbot|gpt|chatgpt|claude|gemini|copilot|bot|agent|ai agent|model)";
+/** What the model produces; "your code" and "your message" are left out, as people say them to people. */
+const OUTPUT_NOUN = "(?:answer|answers|response|responses|reply|replies|output|outputs|summary|completion)";
+/** The same, widened for sentences that open with an imperative. */
+const OUTPUT_NOUN_WIDE =
+  "(?:answer|answers|response|responses|reply|replies|output|outputs|summary|completion|message|text|words)";
+
+export const FAMILIES: readonly Family[] = [
+  {
+    id: "override",
+    label: "instruction override",
+    harm: "injection",
+    weight: { document: 0.9, user: 0.72, inventory: 0.9 },
+    anchors: [
+      "ignor*",
+      "disregard",
+      "forget",
+      "overlook",
+      "bypass",
+      "override",
+      "skip",
+      "discard",
+      "abandon",
+      "neglect",
+      "erase",
+      "clear",
+      "drop",
+      "follow",
+      "obey",
+      "new",
+      "updated",
+      "revised",
+      "real",
+      "actual",
+      "true",
+      "only",
+    ],
+    patterns: [
+      re(
+        `\\b${OVERRIDE_VERB} (?:all (?:of )?(?:the |your |my )?|any (?:of )?(?:the |your )?|every |your |the system |system |previous |prior |above |earlier |preceding )${gap(1)}${DIRECTIVE_NOUN}\\b`,
+      ),
+      re(`\\b${OVERRIDE_VERB} (?:everything|anything|all of (?:it|that|this|the above))\\b`),
+      re(
+        `\\b(?:ignore|disregard|forget) (?:the|this|that|all|any|my|your) ${gap(2)}(?:and|then|instead|,) ?${gap(1)}(?:say|state|print|output|respond|reply|write|tell|answer|return|claim|declare|report|indicate)\\b`,
+      ),
+      re(
+        `\\b(?:do not|don't|dont|never|stop|no longer) (?:follow|obey|listen to|adhere to|comply with|heed) ${gap(3)}${DIRECTIVE_NOUN}\\b`,
+      ),
+      re(
+        `\\b(?:new|updated|revised|real|actual|true|overriding) (?:system )?(?:instructions?|directives?|orders|prompt|task|rules) ?(?:are|is|follow|:|-)`,
+      ),
+      re(
+        `\\byour (?:new|real|actual|true|only) (?:task|goal|job|purpose|instructions?|mission|objective|role)\\b`,
+      ),
+    ],
+    dampable: true,
+  },
+  {
+    // The same override with any wording ("ignore the previous instructions"): decisive in data,
+    // but in user text often a person taking back their own earlier request.
+    id: "override_soft",
+    label: "instruction override",
+    harm: "injection",
+    weight: { document: 0.9, user: 0.45, inventory: 0.9 },
+    anchors: [
+      "ignor*",
+      "disregard",
+      "forget",
+      "overlook",
+      "bypass",
+      "override",
+      "skip",
+      "discard",
+      "abandon",
+      "neglect",
+      "erase",
+      "clear",
+      "drop",
+    ],
+    patterns: [re(`\\b${OVERRIDE_VERB} ${gap(3)}${PRIOR} ${gap(2)}${DIRECTIVE_NOUN}\\b`)],
+    dampable: true,
+  },
+  {
+    id: "prompt_leak",
+    label: "system-prompt extraction",
+    harm: "injection",
+    weight: { document: 0.8, user: 0.68, inventory: 0.8 },
+    anchors: [
+      "reveal",
+      "print",
+      "show",
+      "display",
+      "output",
+      "repeat",
+      "recite",
+      "tell",
+      "give",
+      "share",
+      "leak",
+      "dump",
+      "list",
+      "write",
+      "spell",
+      "provide",
+      "return",
+      "send",
+      "encode",
+      "translate",
+      "paste",
+      "copy",
+      "expose",
+      "disclose",
+      "summari*",
+      "echo",
+      "what",
+      "continue",
+      "complete",
+      "console",
+      "my",
+      "i",
+      "see",
+      "view",
+      "read",
+    ],
+    patterns: [
+      re(
+        `\\b(?:reveal|print|show|display|output|repeat|recite|tell|give|share|leak|dump|list|write|spell|provide|return|send|encode|translate|paste|copy|expose|disclose|summari[sz]e|echo|see|view|read|what (?:are|were|is|was))[:,]? ${gap(4)}(?:system|initial|original|hidden|secret|starting|first|developer|internal|confidential|full|entire|exact|underlying|pre-?prompt|meta|previous|prior|above|preceding) ?${gap(1)}(?:prompts?|instructions|messages?|configuration|config|directives|rules|guidelines)\\b`,
+      ),
+      re(
+        `\\b(?:repeat|output|print|echo|copy|recite|return|reproduce) ${gap(3)}(?:everything|all|text|words|content|conversation|instructions) ${gap(3)}(?:above|before this|so far|verbatim|word for word|in full|up to this point|from the (?:beginning|start))`,
+      ),
+      re(
+        `\\bwhat (?:were|are|was|have) you (?:been )?(?:told|instructed|programmed|asked|given|trained) (?:to|before|at|initially)`,
+      ),
+      re(
+        `\\b(?:my instructions (?:are|were)|i was (?:instructed|told|programmed) to|the system prompt is)\\b`,
+      ),
+      re(
+        `\\bwhat (?:are|were) you (?:not )?(?:supposed|allowed|told|permitted) (?:to|not to) (?:tell|say|reveal|share|disclose)`,
+      ),
+      re(`\\b(?:system ?prompt|systemprompt|initiali[sz]ation string)\\b ?(?:\\)|:|=|>)`),
+      re(`\\bconsole\\.log\\((?:system|prompt|instructions)`),
+      re(
+        `\\b(?:repeat|show|print|output|reveal|tell|give|list|recite|encode|translate|summari[sz]e|display) ${gap(3)}(?:instructions|text|prompt|rules|message|words) (?:you were|you've been|you have been|that you were) (?:given|told|provided)\\b`,
+      ),
+      re(
+        `\\b(?:repeat|output|print|echo|copy|recite|reproduce) (?:the |all |everything )?(?:above|previous|preceding|prior|initial|first) ${gap(1)}(?:text|words|content|message|lines|conversation|instructions|prompt)\\b`,
+      ),
+    ],
+    dampable: true,
+  },
+  {
+    id: "secrecy",
+    label: "hide it from the user",
+    harm: "injection",
+    weight: { document: 0.6, user: 0.2, inventory: 0.75 },
+    anchors: ["user", "users", "human", "operator", "anyone", "secret"],
+    patterns: [
+      re(
+        `\\b(?:do not|don't|dont|never|must not) (?:tell|inform|mention|reveal|alert|notify|show|disclose|let) (?:this |it |that |anything )?(?:to )?(?:the user|users|anyone|the human|the operator)\\b`,
+      ),
+      re(
+        `\\bwithout (?:telling|informing|notifying|alerting|asking|mentioning it to|letting|showing) (?:the user|users|them|the human|anyone|the operator)\\b`,
+      ),
+      re(`\\bkeep (?:this|it|that) (?:a )?secret from (?:the user|users|the human)`),
+      re(`\\bthe user (?:must|should|will|need) (?:not|never) (?:know|see|notice|be told|find out)`),
+    ],
+    dampable: false,
+  },
+  {
+    id: "address_ai",
+    label: "text addressed to the AI",
+    harm: "injection",
+    weight: { document: 0.75, user: 0.15, inventory: 0.3 },
+    anchors: [
+      "ai",
+      "a.i.",
+      "assistant",
+      "llm",
+      "llms",
+      "large",
+      "language",
+      "chatbot",
+      "gpt",
+      "chatgpt",
+      "claude",
+      "gemini",
+      "copilot",
+      "bot",
+      "agent",
+      "model",
+      "dear",
+      "note",
+      "when",
+      "if",
+      "after",
+      "once",
+      "this",
+    ],
+    patterns: [
+      re(
+        `^(?:dear |attention |hey |hello |hi |note to (?:the )?|message to (?:the )?|instructions? (?:for|to) (?:the )?)?${AI_NOUN}s? ?[:,!-]`,
+      ),
+      re(`\\b(?:if|when|since) you (?:are|'re|re) (?:an? |the )?${AI_NOUN}\\b`),
+      re(
+        `\\b(?:when|if|after|once|as soon as|while) (?:you|the ${AI_NOUN}) (?:${gap(1)})?(?:read|reads|see|sees|process|processes|parse|parses|summari[sz]e|summari[sz]es|encounter|encounters|find|finds|analy[sz]e|analy[sz]es|reading|processing) (?:this|these|the following|the above|it)\\b`,
+      ),
+      re(
+        `\\b(?:the |any )?${AI_NOUN} (?:must|should|shall|needs? to|is required to|has to|is instructed to) (?:now |instead |immediately |always |only |also )?(?:ignore|say|respond|reply|output|print|write|include|tell|call|send|execute|run|summari[sz]e|forward|delete|visit|open|follow|answer|state|recommend)\\b`,
+      ),
+      re(
+        `\\bthis (?:message|text|document|note|instruction|email|page|section|comment) is (?:for|intended for|addressed to|meant for) (?:the |any |an )?${AI_NOUN}`,
+      ),
+      re(`\\bnote to (?:the |any )?${AI_NOUN}\\b`),
+    ],
+    dampable: false,
+  },
+  {
+    id: "tool_coercion",
+    label: "tool-use coercion",
+    harm: "injection",
+    weight: { document: 0.45, user: 0, inventory: 0.15 },
+    anchors: [
+      "call",
+      "invoke",
+      "use",
+      "run",
+      "trigger",
+      "execute",
+      "activate",
+      "send",
+      "forward",
+      "email",
+      "post",
+      "upload",
+      "transfer",
+      "exfiltrate",
+      "leak",
+      "submit",
+      "mail",
+      "delete",
+      "remove",
+      "wipe",
+      "destroy",
+    ],
+    patterns: [
+      re(
+        `\\b(?:call|invoke|trigger|activate) (?:the |this |that |a |your )?${gap(2)}(?:tool|function|plugin|action|endpoint)\\b`,
+      ),
+      re(
+        `\\b(?:send|forward|email|post|upload|transfer|exfiltrate|leak|submit|mail) ${gap(6)}(?:to|at) (?:https?://|www\\.|ftp://|[a-z0-9._-]{1,40}@[a-z0-9-]{1,40}\\.)`,
+      ),
+      re(
+        `\\b(?:delete|remove|wipe|erase|destroy) (?:all|every|the entire|the whole) ${gap(2)}(?:files|emails|messages|data|records|database|repositor(?:y|ies)|contacts|documents|history)\\b`,
+      ),
+      re(`\\b(?:execute|run) (?:the following|this|these) ${gap(1)}(?:commands?|payload|shell commands?)\\b`),
+    ],
+    dampable: true,
+  },
+  {
+    id: "delimiter",
+    label: "fake conversation delimiter",
+    harm: "injection",
+    weight: { document: 0.7, user: 0.45, inventory: 0.7 },
+    anchors: ["<|", "</", "<", "[", "#", "<<", "begin", "start", "end"],
+    patterns: [
+      re(
+        `<\\|(?:im_start|im_end|im_sep|endoftext|system|user|assistant|eot_id|start_header_id|end_header_id|begin_of_text|end|fim_prefix)\\|?>`,
+      ),
+      re(
+        `</?(?:tool_result|tool_results|tool_output|tool_response|function_results?|function_call|tool_call|system|system_prompt|sys|instructions?|im_start|im_end|important|admin|human|assistant)>`,
+      ),
+      re(`\\[/?(?:inst|sys|system|system prompt|system message)\\]|<</?sys>>`),
+      re(
+        `^#{1,6} ?(?:system|instructions?|new instructions?|admin|developer|system prompt|system message|assistant) ?:?$`,
+      ),
+      re(`\\b(?:begin|start) (?:of )?(?:new |system |admin |hidden )(?:instructions?|prompt)\\b`),
+      re(
+        `\\bend of (?:the )?(?:document|context|tool output|tool result|email|data|user input|search results?)\\b`,
+      ),
+    ],
+    dampable: false,
+  },
+  {
+    id: "dialogue_turn",
+    label: "chat turn inside data",
+    harm: "injection",
+    weight: { document: 0.35, user: 0.25, inventory: 0.4 },
+    anchors: ["human", "user", "assistant", "ai", "system", "gpt", "chatgpt", "claude"],
+    patterns: [re(`^(?:human|user|assistant|ai|system|gpt|chatgpt|claude) ?: `)],
+    dampable: false,
+  },
+  {
+    id: "mode_switch",
+    label: "privileged mode claim",
+    harm: "injection",
+    weight: { document: 0.65, user: 0.6, inventory: 0.65 },
+    anchors: [
+      "enter",
+      "entering",
+      "enable",
+      "enabled",
+      "activate",
+      "activated",
+      "switch",
+      "switching",
+      "now",
+      "you",
+      "you're",
+      "go",
+      "turn",
+      "unlock",
+      "unlocked",
+      "admin",
+      "administrator",
+      "system",
+      "developer",
+      "root",
+      "sudo",
+      "security",
+      "i'm",
+      "i",
+    ],
+    patterns: [
+      re(
+        `\\b(?:enter|entering|enable|enabled|activate|activated|switch to|switching to|now in|you are in|you're in|go into|turn on|unlock|unlocked) ${gap(2)}(?:override|admin|administrator|maintenance|debug|debugging|developer|dev|god|sudo|root|unrestricted|jailbreak|dan|diagnostic|system) mode\\b`,
+      ),
+      re(`\\b(?:admin|administrator|system|developer|root|sudo|security) override\\b`),
+      re(
+        `\\bi(?:'m| am) (?:your|the|an?) (?:developer|creator|administrator|admin|owner|programmer|operator)\\b`,
+      ),
+    ],
+    dampable: true,
+  },
+  {
+    id: "output_directive",
+    label: "directive about the AI's answer",
+    harm: "injection",
+    weight: { document: 0.6, user: 0, inventory: 0.2 },
+    anchors: [
+      "your",
+      "replace",
+      "substitute",
+      "swap",
+      "reverse",
+      "scramble",
+      "jumble",
+      "misspell",
+      "capitali*",
+      "uppercase",
+    ],
+    patterns: [
+      re(
+        `\\b(?:in|into|from|within|throughout|of|with|inside|(?<!forward )to) your ${gap(1)}${OUTPUT_NOUN}\\b`,
+      ),
+      re(
+        `^(?:please )?${gap(1)}(?:add|include|insert|append|prepend|integrate|incorporate|modify|change|alter|rewrite|render|format|begin|start|end|conclude|finish|enhance|augment|replace|remove|use|respond|reply|answer|encode|convert|mention|recommend|suggest|promote|advertise|tease|hint|emphasi[sz]e|highlight|stress|remind|encourage|urge|direct|output|print|group|combine|misspell|scramble|jumble|rearrange|anagram|substitute|introduce|provide) ${gap(6)}your ${gap(1)}${OUTPUT_NOUN_WIDE}\\b`,
+      ),
+      re(
+        `^(?:please )?(?:replace|substitute|swap|reverse|scramble|jumble|misspell|capitali[sz]e|uppercase) (?:all |every |each |the )?${gap(1)}(?:letters?|vowels?|consonants?|words?|characters?)\\b`,
+      ),
+    ],
+    dampable: false,
+  },
+  {
+    id: "code_insertion",
+    label: "directive to insert code",
+    harm: "injection",
+    weight: { document: 0.6, user: 0, inventory: 0.1 },
+    anchors: ["following", "subsequent", "below", "provided", "attached", "your"],
+    patterns: [
+      re(
+        `\\b(?:following|subsequent|below|provided|attached) ${gap(1)}(?:code|script|snippet|excerpt|block|section|segment|fragment|piece)\\b ${gap(8)}your ${gap(2)}(?:code|codebase|implementation|solution|algorithm|program|script|response|answer|reply|project|application|logic|framework|architecture|elucidation|explanation|output|work)\\b`,
+      ),
+      re(
+        `\\byour ${gap(1)}(?:code|codebase|implementation|solution|algorithm|program|script) ${gap(8)}(?:following|subsequent|below) ${gap(1)}(?:code|snippet|excerpt|block|section)\\b`,
+      ),
+      re(
+        `\\b(?:following|subsequent|below) ${gap(1)}(?:code|snippet|excerpt|block|section)\\b ${gap(6)}(?:code|program|solution|script|implementation|answer|response) (?:you|that you) (?:develop|write|produce|create|generate|build|give|return)\\b`,
+      ),
+      re(
+        `\\b(?:integrate|incorporate|embed|merge|inject|infuse|meld|blend|weave|fuse|assimilate|interweave|enlist|absorb|harmoni[sz]e|utili[sz]e|leverage|employ|adopt|deploy|engage|enrich) ${gap(4)}(?:following|subsequent|below) ${gap(1)}(?:code|snippet|excerpt|block|section|segment)\\b`,
+      ),
+    ],
+    dampable: false,
+  },
+  {
+    id: "task_request",
+    label: "task request inside data",
+    harm: "injection",
+    weight: { document: 0.5, user: 0, inventory: 0.05 },
+    anchors: [
+      "write",
+      "draft",
+      "compose",
+      "create",
+      "generate",
+      "produce",
+      "develop",
+      "craft",
+      "give",
+      "provide",
+      "tell",
+      "show",
+      "teach",
+      "explain",
+      "describe",
+      "summari*",
+      "outline",
+      "list",
+      "translate",
+      "break",
+      "elaborate",
+      "discuss",
+      "define",
+      "compare",
+      "can",
+      "could",
+      "would",
+      "please",
+      "now",
+      "also",
+    ],
+    patterns: [
+      re(
+        `^(?:please |now |also |then |and )?(?:write|draft|compose|create|generate|produce|develop|craft|give me|provide|tell me|show me|teach me|explain|describe|summari[sz]e|outline|translate|break down|elaborate on|discuss|define|compare) ${gap(6)}(?:essay|poem|story|letter|speech|song|joke|article|introduction|example|function|program|recipe|haiku|explanation|overview|tweet|blog post|paragraph|theory|process|plot|lifecycle|life cycle|differences?|history|causes|meaning|concept|equivalent|translation|tutorial)\\b`,
+      ),
+      re(`^(?:please )?(?:explain|describe|summari[sz]e|translate|define) (?:the|how|what|why|in)\\b`),
+      re(
+        `^(?:can|could|would|will) you (?:please )?(?:write|draft|compose|create|generate|explain|describe|show me|tell me|give me|translate|summari[sz]e)\\b`,
+      ),
+    ],
+    dampable: false,
+  },
+  {
+    id: "persona",
+    label: "role reassignment",
+    harm: "jailbreak",
+    weight: { document: 0.45, user: 0.45, inventory: 0.45 },
+    anchors: [
+      "you",
+      "from",
+      "act",
+      "behave",
+      "respond",
+      "answer",
+      "function",
+      "operate",
+      "pretend",
+      "play",
+      "take",
+      "assume",
+      "adopt",
+      "immerse",
+      "role",
+      "roleplay",
+      "stay",
+      "remain",
+      "keep",
+      "break",
+      "breaking",
+      "i",
+      "let's",
+      "lets",
+      "imagine",
+      "you'll",
+      "your",
+      "simulate",
+      "transform",
+    ],
+    patterns: [
+      re(
+        `\\byou are (?:now|going to|about to|to) ${gap(3)}(?:act|be|play|pretend|become|simulate|roleplay|role-play|immerse|answer|respond)\\b`,
+      ),
+      re(`\\bfrom now on,? (?:you|your|u)\\b`),
+      re(
+        `\\b(?:act|behave|respond|answer|function|operate) as (?:if you (?:were|are)|though you|an? ${gap(2)}(?:ai|model|assistant|chatbot|bot|character|persona|entity|version|simulator|unfiltered|uncensored|evil|rogue))`,
+      ),
+      re(`\\bpretend (?:to be|that you|you are|you're|you have)\\b`),
+      re(`\\b(?:play|take on|assume|adopt) the (?:role|persona|character|part) of\\b`),
+      re(
+        `\\bimmerse yourself\\b|\\b(?:role-?play) as\\b|\\b(?:stay|remain|keep) in (?:character|role)\\b|\\bbreak(?:ing)? character\\b`,
+      ),
+      re(`\\bi want you to (?:act|pretend|play|be|become|simulate|respond|answer|roleplay)\\b`),
+      re(`\\bimagine (?:you are|you're|that you)\\b|\\blet'?s (?:play|pretend|roleplay)\\b`),
+      re(`\\byou(?: are|'re) now (?:a|an|the|my|called|named|known as)\\b|\\byour (?:new )?name is now\\b`),
+      re(`\\b(?:you will|you'll|you shall) (?:now )?(?:simulate|act as|roleplay|role-play|pretend)\\b`),
+      re(
+        `\\bsimulate (?:a|an) ${gap(2)}(?:chatbot|ai|conversation|character|persona|model)\\b|\\btransform into\\b`,
+      ),
+    ],
+    dampable: true,
+  },
+  {
+    id: "named_jailbreak",
+    label: "known jailbreak persona",
+    harm: "jailbreak",
+    weight: { document: 0.6, user: 0.65, inventory: 0.6 },
+    anchors: [
+      "do",
+      "developer",
+      "dev",
+      "dan",
+      "god",
+      "jailbr*",
+      "betterdan",
+      "anti",
+      "antidan",
+      "mongo",
+      "unfiltered",
+      "uncensored",
+      "amoral",
+      "[",
+      "as",
+      "stan",
+      "dude",
+    ],
+    patterns: [
+      re(
+        `\\b(?:do anything now|developer mode|dev mode|dan mode|god mode|jailbroken|jailbreak|betterdan|anti-?dan|mongo tom|unfiltered|uncensored|amoral)\\b`,
+      ),
+      re(
+        `\\b(?:dan|stan|dude) (?:which|stands|can|will|has|mode|is a|must)\\b|\\bas (?:dan|stan|dude)\\b|\\b(?:dan|stan|dude):`,
+      ),
+      re(
+        `\\[(?:dan|jailbreak|jailbroken|classic|stan|dude|developer mode output|normal output|gpt|chatgpt|🔓[^\\]]{0,20})\\]`,
+      ),
+    ],
+    dampable: true,
+  },
+  {
+    id: "policy_bypass",
+    label: "safety policy bypass",
+    harm: "jailbreak",
+    weight: { document: 0.35, user: 0.55, inventory: 0.45 },
+    anchors: [
+      "no",
+      "without",
+      "free",
+      "not",
+      "doesn't",
+      "don't",
+      "do",
+      "does",
+      "broken",
+      "break",
+      "bypass",
+      "ignore",
+      "ignores",
+      "ignoring",
+      "disregard",
+      "violat*",
+      "never",
+      "won't",
+      "cannot",
+      "can't",
+      "always",
+      "must",
+      "will",
+      "openai",
+      "anthropic",
+      "content",
+      "usage",
+      "safety",
+      "regardless",
+      "matter",
+      "disregards",
+      "care",
+    ],
+    patterns: [
+      re(
+        `\\b(?:no|without|free from|free of|not bound by|not restricted by|doesn't have|don't have|do not have|does not have|broken free of|break free of|bypass|ignore|ignores|ignoring|disregard|violate|violating) ${gap(3)}(?:restrictions|filters?|filtering|limitations|rules|guidelines|policies|censorship|constraints|boundaries|ethics|morals|morality|ethical|moral|safeguards|guardrails|confines)\\b`,
+      ),
+      re(
+        `\\b(?:never|not|don't|do not|won't|will not|cannot|can't|shouldn't|should not) ${gap(2)}(?:refuse|decline|reject|censor|apologi[sz]e|say (?:no|sorry|that you can't|i'm sorry))\\b`,
+      ),
+      re(`\\b(?:openai|anthropic|content|usage|safety) ${gap(1)}polic(?:y|ies)\\b`),
+      re(`\\b(?:without|no) ${gap(1)}(?:warnings?|disclaimers?|caveats|moralizing|moralising)\\b`),
+      re(
+        `\\b(?:doesn't|does not|don't|do not|never|won't|will not|not) (?:follow|care about|abide by|adhere to|obey|respect|care for) ${gap(3)}(?:rules|guidelines|policies|principles|ethics|morals|restrictions|laws)\\b`,
+      ),
+      re(
+        `\\b(?:regardless of|no matter) ${gap(3)}(?:ethical|moral|legal|illegal|unethical|immoral|harmful|dangerous|offensive)\\b`,
+      ),
+      re(
+        `\\b(?:disregards?|without|no) ${gap(2)}(?:ethical|moral|legal) (?:concerns|considerations|implications|boundaries|standards)\\b`,
+      ),
+      re(`\\bcare (?:not|nothing) (?:for|about)\\b`),
+    ],
+    dampable: true,
+  },
+  {
+    id: "dual_response",
+    label: "dual-response format",
+    harm: "jailbreak",
+    weight: { document: 0.35, user: 0.45, inventory: 0.35 },
+    anchors: ["two", "["],
+    patterns: [
+      re(`\\btwo (?:different |separate )?(?:ways|responses|answers|paragraphs)\\b`),
+      re(`\\[(?:🔒|🔓|lock|unlock)[^\\]]{0,20}\\]`),
+    ],
+    dampable: false,
+  },
+];
+
+/**
+ * Framing that turns a phrase into talk about a phrase: documentation, questions on how to
+ * defend a model, quoted examples. It weakens dampable families instead of silencing them,
+ * because an attacker can write "for example" too.
+ */
+export const DISCUSSION =
+  /\b(?:prompt injections?|injection attacks?|jailbreak (?:attacks?|attempts?|prompts?)|attackers?|adversar(?:y|ial)|malicious (?:prompts?|inputs?|instructions)|for example|for instance|e\.g\.|such as|phrases? like|how (?:do|can|to|would|should|could) (?:i|we|you|one)|why (?:does|do|is|would|did)|prevent|protect|defend|detect|mitigat|guard against|red team|resist|robust)/;
+
+/** Factor applied to dampable families in a unit with discussion framing. */
+export const DISCUSSION_DAMPING = 0.35;

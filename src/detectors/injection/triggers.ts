@@ -1,0 +1,613 @@
+/**
+ * Trigger keys: for every pattern of every lexicon family, words that any text it matches must
+ * contain. The prefilter (prefilter.ts) looks for them in one pass over the raw text, so that a
+ * line holding none of a family's keys never pays for normalisation or that family's patterns.
+ *
+ * A pattern's trigger is a conjunction of clauses, a clause a disjunction of keys; a pattern can
+ * match a line only when every clause has a key in that line. Keys are written as the prefilter
+ * sees text: lower-case letters, a space for any run of characters that are not letters
+ * (punctuation, digits other than leetspeak ones, line breaks), leetspeak digits as their letters.
+ * A leading space means the key starts a word, a trailing one that it ends one. Keys starting
+ * with `%` stand for one character anywhere in the line (`%?`, `%<`, ...), or `%lock` for the
+ * lock emoji.
+ *
+ * Soundness matters more than selectivity: a key set that misses a form a pattern accepts would
+ * silently drop a detection, so every clause lists all the words of one alternation group of the
+ * pattern, and the unit tests compare the prefiltered and the full scorer on every corpus text.
+ */
+
+export type Clause = readonly string[];
+/** All clauses must hold. */
+export type Trigger = readonly Clause[];
+
+/** Every combination of one item from each list, concatenated. */
+function x(...lists: readonly (readonly string[])[]): string[] {
+  let out = [""];
+  for (const list of lists) out = out.flatMap((head) => list.map((tail) => head + tail));
+  return out;
+}
+
+const OVERRIDE_VERBS = [
+  " ignor",
+  " disregard",
+  " forget",
+  " overlook",
+  " bypass",
+  " overrid",
+  " skip",
+  " discard",
+  " abandon",
+  " neglect",
+  " erase",
+  " clear",
+  " drop",
+];
+
+const AI_NOUNS = [
+  " ai ",
+  " a i ",
+  " assistant ",
+  " llm ",
+  " llms ",
+  " language model ",
+  " chatbot ",
+  " gpt ",
+  " chatgpt ",
+  " claude ",
+  " gemini ",
+  " copilot ",
+  " bot ",
+  " agent ",
+  " model ",
+];
+
+/** AI nouns with the optional plural `s` the greeting pattern allows. */
+const AI_NOUNS_PLURAL = [...AI_NOUNS, ...AI_NOUNS.map((n) => `${n.trimEnd()}s `)];
+
+const NEGATIONS = [" never ", " not ", " t ", " cannot ", " dont "];
+
+const OUTPUT_NOUNS = [" answer", " response", " repl", " output", " summary", " completion"];
+
+const CODE_NOUNS = [
+  " code",
+  " script",
+  " snippet",
+  " excerpt",
+  " block",
+  " section",
+  " segment",
+  " fragment",
+  " piece",
+];
+
+const FOLLOWING = [" following ", " subsequent ", " below ", " provided ", " attached "];
+
+const QUESTION_WORDS = [
+  " what",
+  " who",
+  " how",
+  " why",
+  " which",
+  " when",
+  " where",
+  " can you",
+  " could you",
+  " would you",
+  " will you",
+];
+
+/** Triggers of each family's patterns, by family id; a family matches only where one holds. */
+export const FAMILY_TRIGGERS: Readonly<Record<string, readonly Trigger[]>> = {
+  override: [
+    [OVERRIDE_VERBS],
+    [
+      x(
+        [" do not ", " don t ", " dont ", " never ", " stop ", " no longer "],
+        ["follow", "obey", "listen", "adhere", "comply", "heed"],
+      ),
+    ],
+    [
+      x(
+        [" new ", " updated ", " revised ", " real ", " actual ", " true ", " overriding "],
+        ["", "system "],
+        ["instruction", "directive", "orders", "prompt", "task", "rules"],
+      ),
+    ],
+    [x([" your "], ["new ", "real ", "actual ", "true ", "only "])],
+  ],
+  override_soft: [[OVERRIDE_VERBS]],
+  prompt_leak: [
+    [
+      [
+        " system",
+        " initial",
+        " original",
+        " hidden",
+        " secret",
+        " starting",
+        " first",
+        " developer",
+        " internal",
+        " confidential",
+        " full",
+        " entire",
+        " exact",
+        " underlying",
+        " pre prompt",
+        " preprompt",
+        " meta",
+        " previous",
+        " prior",
+        " above",
+        " preceding",
+      ],
+      ["prompt", "instructions", "message", "config", "directives", "rules", "guidelines"],
+    ],
+    [
+      [" repeat ", " output ", " print ", " echo ", " copy ", " recite ", " return ", " reproduce "],
+      [
+        " above",
+        " before this",
+        " so far",
+        " verbatim",
+        " word for word",
+        " in full",
+        " up to this point",
+        " from the beginning",
+        " from the start",
+      ],
+    ],
+    [x([" what "], ["were ", "are ", "was ", "have "], ["you "])],
+    [
+      [
+        " my instructions are",
+        " my instructions were",
+        " i was instructed to",
+        " i was told to",
+        " i was programmed to",
+        " the system prompt is",
+      ],
+    ],
+    [[" system prompt", " systemprompt", " initialization string", " initialisation string"]],
+    [["console log "]],
+    [x([" you were ", " you ve been ", " you have been "], ["given", "told", "provided"])],
+    [
+      [" repeat ", " output ", " print ", " echo ", " copy ", " recite ", " reproduce "],
+      [" above ", " previous ", " preceding ", " prior ", " initial ", " first "],
+    ],
+  ],
+  secrecy: [
+    [
+      [" do not ", " don t ", " dont ", " never ", " must not "],
+      [" the user", " users", " anyone", " the human", " the operator"],
+    ],
+    [
+      x(
+        [" without "],
+        ["telling", "informing", "notifying", "alerting", "asking", "mentioning", "letting", "showing"],
+      ),
+    ],
+    [[" secret from "]],
+    [x([" the user "], ["must ", "should ", "will ", "need "], ["not", "never"])],
+  ],
+  address_ai: [
+    [AI_NOUNS_PLURAL],
+    [x([" if you ", " when you ", " since you "], ["are ", "re "])],
+    [
+      x([" when ", " if ", " after ", " once ", " as soon as ", " while "], ["you ", "the "]),
+      x(
+        [
+          " read ",
+          " reads ",
+          " reading ",
+          " see ",
+          " sees ",
+          " process ",
+          " processes ",
+          " processing ",
+          " parse ",
+          " parses ",
+          " summarise ",
+          " summarize ",
+          " summarises ",
+          " summarizes ",
+          " encounter ",
+          " encounters ",
+          " find ",
+          " finds ",
+          " analyse ",
+          " analyze ",
+          " analyses ",
+          " analyzes ",
+        ],
+        ["this ", "these ", "the following ", "the above ", "it "],
+      ),
+    ],
+    [
+      x(
+        AI_NOUNS.map((n) => n.trimEnd()),
+        [
+          " must ",
+          " should ",
+          " shall ",
+          " need to ",
+          " needs to ",
+          " is required to ",
+          " has to ",
+          " is instructed to ",
+        ],
+      ),
+    ],
+    [
+      [" is for ", " is intended for ", " is addressed to ", " is meant for "],
+      AI_NOUNS.map((n) => n.trimEnd()),
+    ],
+    [[" note to "]],
+  ],
+  tool_coercion: [
+    [
+      [" call ", " invoke ", " trigger ", " activate "],
+      [" tool ", " function ", " plugin ", " action ", " endpoint "],
+    ],
+    [
+      [
+        " send ",
+        " forward ",
+        " email ",
+        " post ",
+        " upload ",
+        " transfer ",
+        " exfiltrate ",
+        " leak ",
+        " submit ",
+        " mail ",
+      ],
+      [" to http", " at http", " to www ", " at www ", " to ftp ", " at ftp ", "%@"],
+    ],
+    [
+      x(
+        [" delete", " remove", " wipe", " erase", " destroy"],
+        [" all ", " every ", " the entire ", " the whole "],
+      ),
+    ],
+    [x([" execute", " run"], [" the following ", " this ", " these "]), [" command", " payload"]],
+  ],
+  delimiter: [
+    [["%<"], ["%|"]],
+    [
+      ["%<"],
+      [
+        " tool ",
+        " function ",
+        " system",
+        " sys ",
+        " instruction",
+        " im start",
+        " im end",
+        " important ",
+        " admin ",
+        " human ",
+        " assistant ",
+      ],
+    ],
+    [["%["], [" inst ", " sys ", " system "]],
+    [["%<"], [" sys "]],
+    [["%#"], [" system", " instruction", " new instruction", " admin", " developer", " assistant"]],
+    [[" begin ", " start "], x([" new ", " system ", " admin ", " hidden "], ["instruction", "prompt"])],
+    [
+      x(
+        [" end of ", " end of the "],
+        ["document", "context", "tool output", "tool result", "email", "data", "user input", "search result"],
+      ),
+    ],
+  ],
+  dialogue_turn: [
+    [["%:"], [" human ", " user ", " assistant ", " ai ", " system ", " gpt ", " chatgpt ", " claude "]],
+  ],
+  mode_switch: [
+    [
+      x(
+        [
+          " override",
+          " admin",
+          " administrator",
+          " maintenance",
+          " debug",
+          " debugging",
+          " developer",
+          " dev",
+          " god",
+          " sudo",
+          " root",
+          " unrestricted",
+          " jailbreak",
+          " dan",
+          " diagnostic",
+          " system",
+        ],
+        [" mode"],
+      ),
+    ],
+    [x([" admin", " administrator", " system", " developer", " root", " sudo", " security"], [" override"])],
+    [
+      x(
+        [" i m ", " i am "],
+        ["your ", "the ", "a ", "an "],
+        ["developer", "creator", "administrator", "admin", "owner", "programmer", "operator"],
+      ),
+    ],
+  ],
+  output_directive: [
+    [
+      x([" in", " into", " from", " within", " throughout", " of", " with", " inside", " to"], [" your "]),
+      OUTPUT_NOUNS,
+    ],
+    [[" your "], [...OUTPUT_NOUNS, " message", " text", " words"]],
+    [
+      [
+        " replace ",
+        " substitute ",
+        " swap ",
+        " reverse ",
+        " scramble ",
+        " jumble ",
+        " misspell ",
+        " capitali",
+        " uppercase ",
+      ],
+      [" letter", " vowel", " consonant", " word", " character"],
+    ],
+  ],
+  code_insertion: [[FOLLOWING, CODE_NOUNS]],
+  task_request: [
+    [
+      [
+        " write ",
+        " draft ",
+        " compose ",
+        " create ",
+        " generate ",
+        " produce ",
+        " develop ",
+        " craft ",
+        " give me ",
+        " provide ",
+        " tell me ",
+        " show me ",
+        " teach me ",
+        " explain ",
+        " describe ",
+        " summari",
+        " outline ",
+        " translate ",
+        " break down ",
+        " elaborate on ",
+        " discuss ",
+        " define ",
+        " compare ",
+      ],
+      [
+        " essay",
+        " poem",
+        " story",
+        " letter",
+        " speech",
+        " song",
+        " joke",
+        " article",
+        " introduction",
+        " example",
+        " function",
+        " program",
+        " recipe",
+        " haiku",
+        " explanation",
+        " overview",
+        " tweet",
+        " blog post",
+        " paragraph",
+        " theory",
+        " process",
+        " plot",
+        " lifecycle",
+        " life cycle",
+        " difference",
+        " history",
+        " causes",
+        " meaning",
+        " concept",
+        " equivalent",
+        " translation",
+        " tutorial",
+      ],
+    ],
+    [
+      x(
+        [" explain", " describe", " summarise", " summarize", " translate", " define"],
+        [" the ", " how ", " what ", " why ", " in "],
+      ),
+    ],
+    [
+      [" can you ", " could you ", " would you ", " will you "],
+      [
+        " write",
+        " draft",
+        " compose",
+        " create",
+        " generate",
+        " explain",
+        " describe",
+        " show me",
+        " tell me",
+        " give me",
+        " translate",
+        " summari",
+      ],
+    ],
+  ],
+  persona: [
+    [[" you are now ", " you are going to ", " you are about to ", " you are to "]],
+    [[" from now on"]],
+    [x([" act", " behave", " respond", " answer", " function", " operate"], [" as "])],
+    [[" pretend "]],
+    [x([" the "], ["role", "persona", "character", "part"], [" of "])],
+    [
+      [
+        " immerse yourself",
+        " roleplay as",
+        " role play as",
+        " in character",
+        " in role",
+        " break character",
+        " breaking character",
+      ],
+    ],
+    [[" i want you to "]],
+    [[" imagine you", " imagine that you", ...x([" let s ", " lets "], ["play", "pretend", "roleplay"])]],
+    [[" you are now ", " you re now ", " your name is now", " your new name is now"]],
+    [
+      [" you will ", " you ll ", " you shall "],
+      [" simulate", " act as", " roleplay", " role play", " pretend"],
+    ],
+    [[" simulate a", " transform into"]],
+  ],
+  named_jailbreak: [
+    [
+      [
+        " do anything now",
+        " developer mode",
+        " dev mode",
+        " dan mode",
+        " god mode",
+        " jailbr",
+        " betterdan",
+        " antidan",
+        " anti dan",
+        " mongo tom",
+        " unfiltered",
+        " uncensored",
+        " amoral",
+      ],
+    ],
+    [
+      [
+        ...x(
+          [" dan", " stan", " dude"],
+          [" which", " stands", " can", " will", " has", " mode", " is a", " must"],
+        ),
+        " as dan ",
+        " as stan ",
+        " as dude ",
+      ],
+    ],
+    [["%:"], [" dan ", " stan ", " dude "]],
+    [
+      ["%["],
+      [
+        " dan ",
+        " jailbr",
+        " classic ",
+        " stan ",
+        " dude ",
+        " developer mode output ",
+        " normal output ",
+        " gpt ",
+        " chatgpt ",
+        "%lock",
+      ],
+    ],
+  ],
+  policy_bypass: [
+    [
+      [
+        " no ",
+        " without ",
+        " free from ",
+        " free of ",
+        " not bound by ",
+        " not restricted by ",
+        " doesn t have ",
+        " don t have ",
+        " do not have ",
+        " does not have ",
+        " broken free of ",
+        " break free of ",
+        " bypass ",
+        " ignore ",
+        " ignores ",
+        " ignoring ",
+        " disregard ",
+        " violate ",
+        " violating ",
+      ],
+      [
+        " restrictions",
+        " filter",
+        " limitations",
+        " rules",
+        " guidelines",
+        " policies",
+        " censorship",
+        " constraints",
+        " boundaries",
+        " ethic",
+        " moral",
+        " safeguards",
+        " guardrails",
+        " confines",
+      ],
+    ],
+    [
+      NEGATIONS,
+      [
+        " refuse",
+        " decline",
+        " reject",
+        " censor",
+        " apologi",
+        " say no",
+        " say sorry",
+        " say that you can t",
+        " say i m sorry",
+      ],
+    ],
+    [[" openai ", " anthropic ", " content ", " usage ", " safety "], [" polic"]],
+    [
+      [" without ", " no "],
+      [" warning", " disclaimer", " caveats", " moraliz", " moralis"],
+    ],
+    [
+      NEGATIONS,
+      [" follow ", " care about ", " abide by ", " adhere to ", " obey ", " respect ", " care for "],
+      [" rules", " guidelines", " policies", " principles", " ethics", " morals", " restrictions", " laws"],
+    ],
+    [
+      [" regardless of ", " no matter "],
+      [
+        " ethical",
+        " moral",
+        " legal",
+        " illegal",
+        " unethical",
+        " immoral",
+        " harmful",
+        " dangerous",
+        " offensive",
+      ],
+    ],
+    [
+      x(
+        [" ethical ", " moral ", " legal "],
+        ["concerns", "considerations", "implications", "boundaries", "standards"],
+      ),
+    ],
+    [[" care not ", " care nothing "]],
+  ],
+  dual_response: [
+    [[" two ways", " two responses", " two answers", " two paragraphs", " two different ", " two separate "]],
+    [["%["], ["%lock", " lock", " unlock"]],
+  ],
+};
+
+/** When a tool result may hold an off-topic question (stray-question.ts): a `?` and a question word. */
+export const STRAY_TRIGGER: Trigger = [["%?"], QUESTION_WORDS];

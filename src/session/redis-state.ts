@@ -1,0 +1,570 @@
+import { createHash, randomUUID } from "node:crypto";
+import { createClient } from "redis";
+import type { AgentRecord, SessionRecord, StepRecord, TurnRecord } from "./records.js";
+import type { IndexKind, SessionState } from "./state.js";
+
+/** Tuning of the Redis-backed session state. Times are milliseconds. */
+export interface RedisSessionStateOptions {
+  /**
+   * First part of every key (default `guard:s`); keys read `<prefix>:{<org>}:...`. Tests give
+   * each run its own prefix so that runs never meet. Must not contain `{` or `}`, which would
+   * move the cluster hash tag.
+   */
+  readonly keyPrefix?: string;
+  /**
+   * How long hot state outlives its last write (default 2 h: the 30 min re-attach window and
+   * idle timeout, plus a margin of 90 min so that a session past both is still recognised as
+   * stale rather than forgotten). A conversation resumed after this starts a new session; the
+   * events of the old one stay in the store.
+   */
+  readonly idleTtlMs?: number;
+  /** A command Redis has not answered in this time fails the call (default 1 s). */
+  readonly commandTimeoutMs?: number;
+  /**
+   * How long an agent's lock holds if its holder dies without releasing it (default 10 s): far
+   * above an attach's dozen round trips, so a live holder does not lose it mid-work unless Redis
+   * is so slow that most commands near their timeout. Were that to happen, the next holder could
+   * number a step alongside it; the release still never deletes a lock it no longer owns.
+   */
+  readonly lockLeaseMs?: number;
+  /** How long `exclusive` waits for an agent's lock before failing the call (default 5 s). */
+  readonly lockWaitMs?: number;
+  /** How long `open` waits for the first connection before returning disconnected (default 2 s). */
+  readonly startupTimeoutMs?: number;
+  readonly logger?: SessionStateLogger;
+}
+
+export interface SessionStateLogger {
+  warn(fields: Record<string, unknown>, message: string): void;
+}
+
+const DEFAULTS = {
+  keyPrefix: "guard:s",
+  idleTtlMs: 2 * 60 * 60_000,
+  commandTimeoutMs: 1_000,
+  lockLeaseMs: 10_000,
+  lockWaitMs: 5_000,
+  startupTimeoutMs: 2_000,
+} as const;
+
+/**
+ * Redis could not serve a call: not connected, too slow, or an agent's lock stayed busy past the
+ * wait bound. The tracker lets it propagate, so the evaluate fails instead of waiting.
+ */
+export class SessionStateUnavailableError extends Error {
+  override readonly name = "SessionStateUnavailableError";
+}
+
+type Client = ReturnType<typeof createClient>;
+
+/**
+ * A script run by its SHA once Redis knows it (EVALSHA), by its text the first time. Scripts
+ * make the conditional writes atomic (write only while the session is held, as the in-memory
+ * state does) and touch only keys passed in KEYS, all under one org's hash tag.
+ */
+class Script {
+  readonly sha: string;
+  constructor(readonly text: string) {
+    this.sha = createHash("sha1").update(text).digest("hex");
+  }
+}
+
+/**
+ * Writes a session and indexes it twice: by lastSeenAt for listing, by write time (real clock)
+ * to find index entries whose key has expired; those are dropped from both indexes here.
+ * The session's turns and steps are refreshed with it, so they live exactly as long.
+ * KEYS: session, by-seen index, by-write index, turns, steps.
+ * ARGV: json, session id, lastSeenAt, write time, expiry cutoff (`(<ms>`), ttl.
+ */
+const PUT_SESSION = new Script(`
+local ttl = ARGV[6]
+redis.call('SET', KEYS[1], ARGV[1], 'PX', ttl)
+redis.call('ZADD', KEYS[2], ARGV[3], ARGV[2])
+redis.call('ZADD', KEYS[3], ARGV[4], ARGV[2])
+local gone = redis.call('ZRANGEBYSCORE', KEYS[3], '-inf', ARGV[5], 'LIMIT', 0, 256)
+for _, id in ipairs(gone) do
+  redis.call('ZREM', KEYS[2], id)
+  redis.call('ZREM', KEYS[3], id)
+end
+for i = 2, 5 do redis.call('PEXPIRE', KEYS[i], ttl) end
+return 0
+`);
+
+/** Hash field write, only while the session is held. KEYS: session, hash. ARGV: field, json, ttl. */
+const PUT_IN_SESSION = new Script(`
+if redis.call('EXISTS', KEYS[1]) == 0 then return 0 end
+redis.call('HSET', KEYS[2], ARGV[1], ARGV[2])
+redis.call('PEXPIRE', KEYS[2], ARGV[3])
+return 1
+`);
+
+/**
+ * A step and the pointer that finds it by (agent, step_id), only while its session is held.
+ * KEYS: session, steps hash, step pointer. ARGV: field, json, session id, ttl.
+ */
+const PUT_STEP = new Script(`
+if redis.call('EXISTS', KEYS[1]) == 0 then return 0 end
+redis.call('HSET', KEYS[2], ARGV[1], ARGV[2])
+redis.call('PEXPIRE', KEYS[2], ARGV[4])
+redis.call('SET', KEYS[3], ARGV[3], 'PX', ARGV[4])
+return 1
+`);
+
+/** Points a key at a session, only while the session is held. KEYS: session, binding. ARGV: id, ttl. */
+const BIND = new Script(`
+if redis.call('EXISTS', KEYS[1]) == 0 then return 0 end
+redis.call('SET', KEYS[2], ARGV[1], 'PX', ARGV[2])
+return 1
+`);
+
+/**
+ * Writes an agent and indexes it by write time, dropping index entries whose key has expired.
+ * KEYS: agent, index. ARGV: json, agent id, write time, expiry cutoff, ttl.
+ */
+const PUT_AGENT = new Script(`
+redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[5])
+redis.call('ZADD', KEYS[2], ARGV[3], ARGV[2])
+redis.call('ZREMRANGEBYSCORE', KEYS[2], '-inf', ARGV[4])
+redis.call('PEXPIRE', KEYS[2], ARGV[5])
+return 0
+`);
+
+/** Deletes the lock only if it still holds our token: a lock that expired and was retaken stays. */
+const RELEASE = new Script(`
+if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end
+return 0
+`);
+
+/** Sessions read per page while listing; expired entries met on the way are dropped. */
+const LIST_PAGE = 64;
+
+/**
+ * Key names of one organization. Every key carries the org as its cluster hash tag, so the
+ * scripts and MGETs of one org address one slot; each variable part is URI-encoded, so no id
+ * (ids are caller strings) can contain `:`, `{` or `}` and make two tuples share a key.
+ */
+class OrgKeys {
+  readonly #base: string;
+  constructor(prefix: string, orgId: string) {
+    this.#base = `${prefix}:{${enc(orgId)}}`;
+  }
+  agent(agentId: string) {
+    return `${this.#base}:a:${enc(agentId)}`;
+  }
+  /** Zset of agent ids by write time. */
+  agents() {
+    return `${this.#base}:ai`;
+  }
+  session(sessionId: string) {
+    return `${this.#base}:s:${enc(sessionId)}`;
+  }
+  /** Zset of session ids by lastSeenAt (the tracker's clock). */
+  sessionsBySeen() {
+    return `${this.#base}:sl`;
+  }
+  /** Zset of session ids by write time (the real clock that TTLs run on). */
+  sessionsByWrite() {
+    return `${this.#base}:sw`;
+  }
+  /** Hash turn id -> turn. */
+  turns(sessionId: string) {
+    return `${this.#base}:t:${enc(sessionId)}`;
+  }
+  /** Hash step field -> step. */
+  steps(sessionId: string) {
+    return `${this.#base}:st:${enc(sessionId)}`;
+  }
+  /** Session id holding the step of (agent, step_id). */
+  stepOwner(agentId: string, stepId: string) {
+    return `${this.#base}:sp:${stepField(agentId, stepId)}`;
+  }
+  binding(agentId: string, index: IndexKind, key: string) {
+    return `${this.#base}:b:${enc(agentId)}:${index}:${enc(key)}`;
+  }
+  lock(agentId: string) {
+    return `${this.#base}:l:${enc(agentId)}`;
+  }
+}
+
+/**
+ * SessionState in Redis: the hot session state shared by every replica, so that the two halves
+ * of a step, or consecutive requests of one conversation, may land on different replicas.
+ *
+ * Layout (`<prefix>:{<org>}:...`): agents and sessions as JSON strings, a session's turns and
+ * steps as hashes, bindings and step pointers as strings, two zsets per org to list sessions.
+ * Every key has a TTL of `idleTtlMs`, refreshed when written; a session's turns and steps are
+ * refreshed with the session, so idle state expires as a whole. That TTL replaces the in-memory
+ * state's LRU bounds: memory follows the activity of the last `idleTtlMs`, not all history.
+ *
+ * `exclusive` is a lock per (org, agent) in Redis: SET NX PX with a random token, polled with
+ * a growing backoff up to `lockWaitMs`, released by a script that deletes only its own token.
+ * Calls of one process for one agent queue locally first, so a replica polls Redis once per
+ * agent, not once per waiting request. Every command has a deadline and the client does not
+ * queue commands while disconnected: when Redis is down or slow, calls throw
+ * {@link SessionStateUnavailableError} within the bounds instead of hanging.
+ */
+export class RedisSessionState implements SessionState {
+  readonly #client: Client;
+  readonly #prefix: string;
+  readonly #ttlMs: number;
+  readonly #commandTimeoutMs: number;
+  readonly #leaseMs: number;
+  readonly #waitMs: number;
+  readonly #localLocks = new Map<string, Promise<void>>();
+
+  private constructor(client: Client, options: RedisSessionStateOptions) {
+    this.#client = client;
+    this.#prefix = options.keyPrefix ?? DEFAULTS.keyPrefix;
+    this.#ttlMs = options.idleTtlMs ?? DEFAULTS.idleTtlMs;
+    this.#commandTimeoutMs = options.commandTimeoutMs ?? DEFAULTS.commandTimeoutMs;
+    this.#leaseMs = options.lockLeaseMs ?? DEFAULTS.lockLeaseMs;
+    this.#waitMs = options.lockWaitMs ?? DEFAULTS.lockWaitMs;
+    if (/[{}]/.test(this.#prefix)) throw new RangeError("keyPrefix must not contain { or }");
+    for (const [name, value] of Object.entries({
+      idleTtlMs: this.#ttlMs,
+      commandTimeoutMs: this.#commandTimeoutMs,
+      lockLeaseMs: this.#leaseMs,
+      lockWaitMs: this.#waitMs,
+    })) {
+      if (!Number.isInteger(value) || value < 1) throw new RangeError(`${name} must be a positive integer`);
+    }
+  }
+
+  /**
+   * Connects to `url`. A server that does not answer within `startupTimeoutMs` does not stop the
+   * replica from starting: the client keeps reconnecting and calls fail until it is back.
+   */
+  static async open(url: string, options: RedisSessionStateOptions = {}): Promise<RedisSessionState> {
+    const startupTimeoutMs = options.startupTimeoutMs ?? DEFAULTS.startupTimeoutMs;
+    const client = createClient({
+      url,
+      // A command issued while disconnected fails at once instead of waiting for a reconnect.
+      disableOfflineQueue: true,
+      socket: {
+        connectTimeout: startupTimeoutMs,
+        reconnectStrategy: (retries) => Math.min(50 * 2 ** retries, 2_000),
+      },
+    });
+    const state = new RedisSessionState(client, options);
+    let warned = false;
+    // The client reports every failed reconnect; without a listener each would crash the process.
+    client.on("error", (error: Error) => {
+      if (warned) return;
+      warned = true;
+      options.logger?.warn(
+        { err: error.message },
+        "redis session state unavailable: evaluates fail until it recovers",
+      );
+    });
+    client.on("ready", () => {
+      warned = false;
+    });
+    const connected = client.connect().then(
+      () => true,
+      () => false,
+    );
+    const ready = await Promise.race([connected, sleep(startupTimeoutMs).then(() => false)]);
+    if (!ready) {
+      options.logger?.warn(
+        { url: redactUrl(url) },
+        "redis session state not reachable at start; reconnecting",
+      );
+    }
+    return state;
+  }
+
+  /** True while connected: calls can succeed. */
+  get ready(): boolean {
+    return this.#client.isReady;
+  }
+
+  /**
+   * Closes the connection after in-flight commands are answered; a server that does not answer
+   * them within the command timeout gets the socket torn down instead, so closing never hangs.
+   */
+  async close(): Promise<void> {
+    if (this.#client.isReady) {
+      await Promise.race([this.#client.close().catch(() => undefined), sleep(this.#commandTimeoutMs)]);
+    }
+    if (this.#client.isOpen) this.#client.destroy();
+  }
+
+  async exclusive<T>(orgId: string, agentId: string, work: () => Promise<T>): Promise<T> {
+    const deadline = Date.now() + this.#waitMs;
+    const local = `${enc(orgId)}:${enc(agentId)}`;
+    const previous = this.#localLocks.get(local) ?? Promise.resolve();
+    let release!: () => void;
+    const done = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    const tail = previous.then(() => done);
+    this.#localLocks.set(local, tail);
+    try {
+      await raceDeadline(previous, deadline, () => `agent ${agentId} stayed busy in this process`);
+      const lock = new OrgKeys(this.#prefix, orgId).lock(agentId);
+      const token = randomUUID();
+      await this.#acquire(lock, token, deadline, agentId);
+      try {
+        return await work();
+      } finally {
+        // A failed release only delays the next holder until the lease ends; the work's own
+        // outcome must not be replaced by it.
+        await this.#script(RELEASE, [lock], [token]).catch(() => undefined);
+      }
+    } finally {
+      release();
+      if (this.#localLocks.get(local) === tail) this.#localLocks.delete(local);
+    }
+  }
+
+  async getAgent(orgId: string, agentId: string): Promise<AgentRecord | undefined> {
+    return parse<AgentRecord>(await this.#call(["GET", this.#keys(orgId).agent(agentId)]));
+  }
+
+  async putAgent(orgId: string, agent: AgentRecord): Promise<void> {
+    const keys = this.#keys(orgId);
+    const now = Date.now();
+    await this.#script(
+      PUT_AGENT,
+      [keys.agent(agent.agentId), keys.agents()],
+      [JSON.stringify(agent), agent.agentId, String(now), this.#cutoff(now), String(this.#ttlMs)],
+    );
+  }
+
+  async listAgents(orgId: string): Promise<AgentRecord[]> {
+    const keys = this.#keys(orgId);
+    const ids = await this.#call<string[]>([
+      "ZRANGEBYSCORE",
+      keys.agents(),
+      this.#cutoff(Date.now()),
+      "+inf",
+    ]);
+    if (ids.length === 0) return [];
+    const found = await this.#call<(string | null)[]>(["MGET", ...ids.map((id) => keys.agent(id))]);
+    return found.flatMap((json) => parse<AgentRecord>(json) ?? []);
+  }
+
+  async getSession(orgId: string, sessionId: string): Promise<SessionRecord | undefined> {
+    return parse<SessionRecord>(await this.#call(["GET", this.#keys(orgId).session(sessionId)]));
+  }
+
+  async putSession(orgId: string, session: SessionRecord): Promise<void> {
+    const keys = this.#keys(orgId);
+    const now = Date.now();
+    await this.#script(
+      PUT_SESSION,
+      [
+        keys.session(session.id),
+        keys.sessionsBySeen(),
+        keys.sessionsByWrite(),
+        keys.turns(session.id),
+        keys.steps(session.id),
+      ],
+      [
+        JSON.stringify(session),
+        session.id,
+        String(session.lastSeenAt),
+        String(now),
+        this.#cutoff(now),
+        String(this.#ttlMs),
+      ],
+    );
+  }
+
+  async listSessions(orgId: string, limit: number): Promise<SessionRecord[]> {
+    if (!(limit > 0)) return [];
+    const keys = this.#keys(orgId);
+    const records: SessionRecord[] = [];
+    for (let start = 0; records.length < limit; start += LIST_PAGE) {
+      const ids = await this.#call<string[]>([
+        "ZREVRANGE",
+        keys.sessionsBySeen(),
+        String(start),
+        String(start + LIST_PAGE - 1),
+      ]);
+      if (ids.length === 0) break;
+      const found = await this.#call<(string | null)[]>(["MGET", ...ids.map((id) => keys.session(id))]);
+      const gone: string[] = [];
+      found.forEach((json, i) => {
+        const record = parse<SessionRecord>(json);
+        if (record) records.push(record);
+        else gone.push(ids[i]!);
+      });
+      if (gone.length > 0) {
+        // Expired since the last write pruned the index: drop them, and step back over the gap.
+        await this.#call(["ZREM", keys.sessionsBySeen(), ...gone]);
+        await this.#call(["ZREM", keys.sessionsByWrite(), ...gone]);
+        start -= gone.length;
+      }
+      if (ids.length < LIST_PAGE) break;
+    }
+    records.sort((a, b) => b.lastSeenAt - a.lastSeenAt || (a.id < b.id ? 1 : a.id > b.id ? -1 : 0));
+    return records.slice(0, limit);
+  }
+
+  async getTurn(orgId: string, sessionId: string, turnId: string): Promise<TurnRecord | undefined> {
+    return parse<TurnRecord>(await this.#call(["HGET", this.#keys(orgId).turns(sessionId), turnId]));
+  }
+
+  async putTurn(orgId: string, turn: TurnRecord): Promise<void> {
+    const keys = this.#keys(orgId);
+    await this.#script(
+      PUT_IN_SESSION,
+      [keys.session(turn.sessionId), keys.turns(turn.sessionId)],
+      [turn.id, JSON.stringify(turn), String(this.#ttlMs)],
+    );
+  }
+
+  async listTurns(orgId: string, sessionId: string): Promise<TurnRecord[]> {
+    const all = await this.#call<string[]>(["HVALS", this.#keys(orgId).turns(sessionId)]);
+    return all.flatMap((json) => parse<TurnRecord>(json) ?? []).sort((a, b) => a.index - b.index);
+  }
+
+  async getStep(orgId: string, agentId: string, stepId: string): Promise<StepRecord | undefined> {
+    const keys = this.#keys(orgId);
+    const sessionId = await this.#call<string | null>(["GET", keys.stepOwner(agentId, stepId)]);
+    if (sessionId === null) return undefined;
+    return parse<StepRecord>(await this.#call(["HGET", keys.steps(sessionId), stepField(agentId, stepId)]));
+  }
+
+  async putStep(orgId: string, step: StepRecord): Promise<void> {
+    const keys = this.#keys(orgId);
+    await this.#script(
+      PUT_STEP,
+      [keys.session(step.sessionId), keys.steps(step.sessionId), keys.stepOwner(step.agentId, step.stepId)],
+      [stepField(step.agentId, step.stepId), JSON.stringify(step), step.sessionId, String(this.#ttlMs)],
+    );
+  }
+
+  async listSteps(orgId: string, sessionId: string): Promise<StepRecord[]> {
+    const all = await this.#call<string[]>(["HVALS", this.#keys(orgId).steps(sessionId)]);
+    return all
+      .flatMap((json) => parse<StepRecord>(json) ?? [])
+      .sort((a, b) => a.turnIndex - b.turnIndex || a.index - b.index || a.createdAt - b.createdAt);
+  }
+
+  async lookup(
+    orgId: string,
+    agentId: string,
+    index: IndexKind,
+    keys: readonly string[],
+  ): Promise<(string | undefined)[]> {
+    if (keys.length === 0) return [];
+    const names = this.#keys(orgId);
+    const found = await this.#call<(string | null)[]>([
+      "MGET",
+      ...keys.map((key) => names.binding(agentId, index, key)),
+    ]);
+    return found.map((id) => id ?? undefined);
+  }
+
+  async bind(
+    orgId: string,
+    agentId: string,
+    index: IndexKind,
+    key: string,
+    sessionId: string,
+  ): Promise<void> {
+    const keys = this.#keys(orgId);
+    await this.#script(
+      BIND,
+      [keys.session(sessionId), keys.binding(agentId, index, key)],
+      [sessionId, String(this.#ttlMs)],
+    );
+  }
+
+  #keys(orgId: string): OrgKeys {
+    return new OrgKeys(this.#prefix, orgId);
+  }
+
+  /** Exclusive lower score bound of index entries whose key has expired by `now`. */
+  #cutoff(now: number): string {
+    return `(${now - this.#ttlMs}`;
+  }
+
+  /** Polls SET NX PX with a growing, jittered backoff until the lock is ours or the deadline passes. */
+  async #acquire(lock: string, token: string, deadline: number, agentId: string): Promise<void> {
+    let backoff = 2;
+    for (;;) {
+      const taken = await this.#call<string | null>(["SET", lock, token, "NX", "PX", String(this.#leaseMs)]);
+      if (taken === "OK") return;
+      const pause = backoff / 2 + Math.random() * backoff;
+      if (Date.now() + pause > deadline) {
+        throw new SessionStateUnavailableError(
+          `session lock of agent ${agentId} stayed busy for ${this.#waitMs} ms`,
+        );
+      }
+      await sleep(pause);
+      backoff = Math.min(backoff * 2, 50);
+    }
+  }
+
+  async #script(script: Script, keys: readonly string[], args: readonly string[]): Promise<unknown> {
+    const tail = [String(keys.length), ...keys, ...args];
+    try {
+      return await this.#call(["EVALSHA", script.sha, ...tail]);
+    } catch (error) {
+      // First use on this server (or after SCRIPT FLUSH): send the script itself once.
+      if (!(error as Error).message.includes("NOSCRIPT")) throw error;
+      return this.#call(["EVAL", script.text, ...tail]);
+    }
+  }
+
+  /** One command with a deadline: the client's own timeout stops counting once a command is written. */
+  async #call<T = unknown>(args: string[]): Promise<T> {
+    if (!this.#client.isReady) throw new SessionStateUnavailableError("redis session state is not connected");
+    let timer: NodeJS.Timeout | undefined;
+    const expired = new Promise<never>((_, reject) => {
+      timer = setTimeout(
+        () => reject(new Error(`redis did not answer ${args[0]} within ${this.#commandTimeoutMs} ms`)),
+        this.#commandTimeoutMs,
+      );
+    });
+    try {
+      return (await Promise.race([this.#client.sendCommand(args), expired])) as T;
+    } catch (error) {
+      throw new SessionStateUnavailableError(`redis session state failed: ${(error as Error).message}`, {
+        cause: error,
+      });
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+}
+
+/** Waits for `work` until `deadline`, then gives up with a SessionStateUnavailableError. */
+async function raceDeadline(work: Promise<void>, deadline: number, why: () => string): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  const expired = new Promise<never>((_, reject) => {
+    timer = setTimeout(
+      () => reject(new SessionStateUnavailableError(why())),
+      Math.max(0, deadline - Date.now()),
+    );
+  });
+  try {
+    await Promise.race([work, expired]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+function enc(part: string): string {
+  return encodeURIComponent(part);
+}
+
+function stepField(agentId: string, stepId: string): string {
+  return `${enc(agentId)}:${enc(stepId)}`;
+}
+
+function parse<T>(json: unknown): T | undefined {
+  return typeof json === "string" ? (JSON.parse(json) as T) : undefined;
+}
+
+function sleep(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms).unref());
+}
+
+/** Connection strings may carry a password; logs must not. */
+function redactUrl(url: string): string {
+  return url.replace(/\/\/[^@/]*@/, "//***@");
+}
