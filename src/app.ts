@@ -7,6 +7,7 @@ import { KeyRing } from "./auth/key-ring.js";
 import { buildBridge } from "./bridge/server.js";
 import { CoverageMonitor } from "./coverage/monitor.js";
 import type { GuardConfig } from "./config/types.js";
+import { watchConfig } from "./config/watch.js";
 import type { SecretBox } from "./crypto/secret-box.js";
 import { decomposeServiceImpl } from "./decompose/service.js";
 import { combinedDetectorServiceImpl } from "./detectors/combined.js";
@@ -41,6 +42,8 @@ import { Whitelist } from "./whitelist/whitelist.js";
 
 export interface AppOptions {
   readonly config: GuardConfig;
+  /** The file the configuration came from: keys, limits and policies reload when it changes. */
+  readonly configPath?: string;
   readonly dataDir: string;
   readonly box: SecretBox;
   /** Deployment prefix such as `/guard`; empty for none. */
@@ -146,9 +149,10 @@ export async function createApp(options: AppOptions): Promise<App> {
     obligationTtlMs: options.obligationTtlMs ?? 60 * 60_000,
     provider: PROVIDER,
   };
+  const keyRing = new KeyRing(options.config);
   const bridge = buildBridge(
     {
-      keyRing: new KeyRing(options.config),
+      keyRing,
       limiter,
       pipeline,
       basePath: options.basePath ?? "",
@@ -173,6 +177,18 @@ export async function createApp(options: AppOptions): Promise<App> {
   if (options.metricsPort !== undefined)
     metricsServer = await serveMetrics(metrics, options.metricsHost ?? "127.0.0.1", options.metricsPort);
 
+  // A key revoked or added in the configuration holds from the next request, without a restart.
+  const stopWatching = options.configPath
+    ? watchConfig(
+        options.configPath,
+        (config) => {
+          keyRing.replace(config);
+          bridge.log.info({ orgs: config.orgs.length }, "configuration reloaded");
+        },
+        (error) => bridge.log.error({ err: error.message }, "configuration change refused; the previous one stays in force"),
+      )
+    : () => undefined;
+
   const rpc =
     options.rpcPort === undefined
       ? undefined
@@ -196,6 +212,7 @@ export async function createApp(options: AppOptions): Promise<App> {
     ...(metricsServer ? { metricsPort: metricsServer.port } : {}),
     coverage,
     async close() {
+      stopWatching();
       whitelist.stop();
       await coverage.stop();
       await bridge.close();

@@ -1,3 +1,4 @@
+import { join } from "node:path";
 import { createApp } from "./app.js";
 import { bootstrapLocalOrg, loadMasterSecret } from "./bootstrap.js";
 import { loadConfigFile } from "./config/load.js";
@@ -13,6 +14,7 @@ async function main(): Promise<void> {
   const boot = env.configPath ? { config: loadConfigFile(env.configPath) } : bootstrapLocalOrg(env.dataDir);
   const app = await createApp({
     config: boot.config,
+    configPath: env.configPath ?? join(env.dataDir, "local-org.json"),
     dataDir: env.dataDir,
     box: loadMasterSecret(env.dataDir, env.masterKey),
     basePath: env.basePath,

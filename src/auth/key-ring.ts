@@ -12,10 +12,17 @@ export type AuthResult = { readonly ok: true; readonly principal: Principal } | 
 
 /** Resolves bearer keys to organizations by their hash; never sees or keeps a key in plain text. */
 export class KeyRing {
-  readonly #byHash = new Map<string, Principal>();
+  #byHash = new Map<string, Principal>();
 
   constructor(config: GuardConfig) {
-    for (const org of config.orgs) for (const key of org.keys) this.#byHash.set(key.sha256, { org, key });
+    this.replace(config);
+  }
+
+  /** Swaps in a new configuration at once: a revoked key stops working with the next request. */
+  replace(config: GuardConfig): void {
+    const byHash = new Map<string, Principal>();
+    for (const org of config.orgs) for (const key of org.keys) byHash.set(key.sha256, { org, key });
+    this.#byHash = byHash;
   }
 
   /** Spec 5.6: missing, malformed, unknown, revoked or expired is 401; no subscription is 402. */

@@ -14,8 +14,8 @@ const ENVIRONMENT = `environment:
 const NOTES = `notes:
   Output is an aligned plain-text table; --json prints JSON for machines (events tail: one record per line).
   Exit codes: 0 ok, 2 usage error, 1 failure (one line on stderr).
-  Keys are configuration: the service reads them at start, so a key added or revoked takes effect when it
-  restarts. Whitelist changes go through the store and running services apply them within seconds.
+  Keys are configuration: a running service re-reads its configuration file within two seconds, so a key
+  added or revoked holds from then on without a restart. Whitelist changes go through the store and running services apply them within seconds.
   /metrics (Prometheus text format) needs no key: keep it inside your network, or bind it apart with
   GUARD_METRICS_PORT. A heartbeat source silent beyond 3 x interval_s raises a coverage_lost alert (warn log
   line, guard_coverage_alerts_total, optional webhook): coverage lost, never "no risk".`;

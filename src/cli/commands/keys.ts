@@ -12,7 +12,7 @@ import { printJson, printRows } from "../output.js";
 import { parseInstant } from "../time.js";
 
 const RESTART =
-  "the service reads keys at start: restart it for this change to take effect";
+  "a running service re-reads its configuration file within two seconds: the change holds from then on";
 
 /** `guard keys`: keys are configuration (DESIGN.md decision 7); only their SHA-256 is ever stored. */
 export const keysCommand: Command = {
@@ -207,7 +207,7 @@ function revokeInFile(source: ConfigSource, orgId: string, id: string, json: boo
     io.out(
       `GUARD_CONFIG is your file; nothing was changed. To revoke key ${id} of org ${orgId}:\n` +
         `  ${where}: add "revoked: true" to this key's entry\n` +
-        `then restart the service (it reads keys at start).\n`,
+        `a running service re-reads the file within two seconds of the change.\n`,
     );
   return 0;
 }
