@@ -2,7 +2,7 @@ import { create } from "@bufbuild/protobuf";
 import { Channel, type Usage, UsageSchema } from "../../gen/guard/v1/types_pb.js";
 import type { Collector, TextContext } from "./collector.js";
 import { DISCARD, MessageDigest, type PartSink } from "./digest.js";
-import { declareTool } from "./inventory.js";
+import { declareToolList } from "./inventory.js";
 import { countOf, isRecord, type JsonRecord, stringOf } from "./json.js";
 import { childPath, ROOT } from "./path.js";
 import { objectArguments } from "./tool-arguments.js";
@@ -81,27 +81,7 @@ export function canonicalRequest(c: Collector, body: JsonRecord): void {
   } else if (body.messages !== undefined) {
     c.skip(path);
   }
-  const toolsPath = childPath(ROOT, "tools");
-  if (Array.isArray(body.tools)) {
-    for (let i = 0; i < body.tools.length; i++) {
-      const toolPath = childPath(toolsPath, i);
-      const tool: unknown = body.tools[i];
-      if (!isRecord(tool)) {
-        c.skip(toolPath);
-        continue;
-      }
-      declareTool(c, {
-        name: tool.name,
-        namePath: childPath(toolPath, "name"),
-        description: tool.description,
-        descriptionPath: childPath(toolPath, "description"),
-        schema: tool.schema,
-        schemaPath: childPath(toolPath, "schema"),
-      });
-    }
-  } else if (body.tools !== undefined && body.tools !== null) {
-    c.skip(toolsPath);
-  }
+  declareToolList(c, body.tools, childPath(ROOT, "tools"), "schema");
 }
 
 function usageOf(value: unknown): Usage | undefined {

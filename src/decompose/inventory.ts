@@ -1,6 +1,7 @@
 import { Channel } from "../../gen/guard/v1/types_pb.js";
 import type { Collector, TextContext } from "./collector.js";
-import { boundedJson, stringOf } from "./json.js";
+import { boundedJson, isRecord, stringOf } from "./json.js";
+import { childPath } from "./path.js";
 
 /** One declared tool, with the paths of its fields in the body. */
 export interface ToolDeclaration {
@@ -30,4 +31,32 @@ export function declareTool(c: Collector, tool: ToolDeclaration): void {
   const json = boundedJson(tool.schema);
   if (json.tooDeep) c.skip(tool.schemaPath);
   c.segment(ctx, { path: tool.schemaPath, text: json.text, addressable: false });
+}
+
+/**
+ * Declares every tool of a flat list whose items are `{name, description, <schemaKey>}`
+ * (canonical `schema`, messages `input_schema`, chat's legacy `functions` `parameters`).
+ * Items that are not objects, or a list that is not an array, are reported as skipped.
+ */
+export function declareToolList(c: Collector, tools: unknown, path: string, schemaKey: string): void {
+  if (!Array.isArray(tools)) {
+    if (tools !== undefined && tools !== null) c.skip(path);
+    return;
+  }
+  for (let i = 0; i < tools.length; i++) {
+    const toolPath = childPath(path, i);
+    const tool: unknown = tools[i];
+    if (!isRecord(tool)) {
+      c.skip(toolPath);
+      continue;
+    }
+    declareTool(c, {
+      name: tool.name,
+      namePath: childPath(toolPath, "name"),
+      description: tool.description,
+      descriptionPath: childPath(toolPath, "description"),
+      schema: tool[schemaKey],
+      schemaPath: childPath(toolPath, schemaKey),
+    });
+  }
 }

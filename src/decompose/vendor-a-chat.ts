@@ -3,7 +3,7 @@ import { Channel, type Usage, UsageSchema } from "../../gen/guard/v1/types_pb.js
 import type { Collector, TextContext } from "./collector.js";
 import { DISCARD, MessageDigest, type PartSink } from "./digest.js";
 import { vendorAFinish } from "./finish-reason.js";
-import { declareTool } from "./inventory.js";
+import { declareTool, declareToolList } from "./inventory.js";
 import { countOf, isRecord, type JsonRecord, stringOf } from "./json.js";
 import { base64Bytes, inlineBytes, urlBytes } from "./media.js";
 import { childPath, ROOT } from "./path.js";
@@ -207,27 +207,7 @@ function declaredTools(c: Collector, body: JsonRecord): void {
     c.skip(toolsPath);
   }
   // Legacy `functions`: the declaration itself is the array item.
-  const functionsPath = childPath(ROOT, "functions");
-  if (Array.isArray(body.functions)) {
-    for (let i = 0; i < body.functions.length; i++) {
-      const path = childPath(functionsPath, i);
-      const fn: unknown = body.functions[i];
-      if (!isRecord(fn)) {
-        c.skip(path);
-        continue;
-      }
-      declareTool(c, {
-        name: fn.name,
-        namePath: childPath(path, "name"),
-        description: fn.description,
-        descriptionPath: childPath(path, "description"),
-        schema: fn.parameters,
-        schemaPath: childPath(path, "parameters"),
-      });
-    }
-  } else if (body.functions !== undefined && body.functions !== null) {
-    c.skip(functionsPath);
-  }
+  declareToolList(c, body.functions, childPath(ROOT, "functions"), "parameters");
 }
 
 /** A chat-completions request: the conversation and the declared tools. */

@@ -3,7 +3,7 @@ import { Channel, type Usage, UsageSchema } from "../../gen/guard/v1/types_pb.js
 import type { Collector, TextContext } from "./collector.js";
 import { DISCARD, MessageDigest, type PartSink } from "./digest.js";
 import { vendorBFinish } from "./finish-reason.js";
-import { declareTool } from "./inventory.js";
+import { declareToolList } from "./inventory.js";
 import { boundedJson, countOf, isRecord, type JsonRecord, stringOf } from "./json.js";
 import { walkStringLeaves } from "./leaves.js";
 import { base64Bytes } from "./media.js";
@@ -233,27 +233,7 @@ function requestMessage(c: Collector, message: unknown, path: string, index: num
 }
 
 function declaredTools(c: Collector, body: JsonRecord): void {
-  const path = childPath(ROOT, "tools");
-  if (!Array.isArray(body.tools)) {
-    if (body.tools !== undefined && body.tools !== null) c.skip(path);
-    return;
-  }
-  for (let i = 0; i < body.tools.length; i++) {
-    const toolPath = childPath(path, i);
-    const tool: unknown = body.tools[i];
-    if (!isRecord(tool)) {
-      c.skip(toolPath);
-      continue;
-    }
-    declareTool(c, {
-      name: tool.name,
-      namePath: childPath(toolPath, "name"),
-      description: tool.description,
-      descriptionPath: childPath(toolPath, "description"),
-      schema: tool.input_schema,
-      schemaPath: childPath(toolPath, "input_schema"),
-    });
-  }
+  declareToolList(c, body.tools, childPath(ROOT, "tools"), "input_schema");
 }
 
 /** A messages request: top-level system (the first conversation entry), messages, tools. */
