@@ -1,17 +1,19 @@
+import { createClient } from "@connectrpc/connect";
 import type { FastifyInstance, FastifyServerOptions } from "fastify";
 import { monotonicFactory } from "ulid";
 import { DecomposeService } from "../gen/guard/v1/decompose_pb.js";
 import { DetectorService } from "../gen/guard/v1/detector_pb.js";
 import { SessionService } from "../gen/guard/v1/session_pb.js";
 import { KeyRing } from "./auth/key-ring.js";
-import { buildBridge } from "./bridge/server.js";
+import { type BridgeTimeouts, buildBridge, DEFAULT_BRIDGE_TIMEOUTS } from "./bridge/server.js";
 import { CoverageMonitor } from "./coverage/monitor.js";
 import type { GuardConfig } from "./config/types.js";
 import { watchConfig } from "./config/watch.js";
 import type { SecretBox } from "./crypto/secret-box.js";
 import { decomposeServiceImpl } from "./decompose/service.js";
-import { combinedDetectorServiceImpl } from "./detectors/combined.js";
 import { createRemoteDetectors, describeRemote } from "./detectors/remote/remote-detector.js";
+import { SessionPool } from "./detectors/remote/sessions.js";
+import { remoteTransport } from "./detectors/remote/transport.js";
 import type { Detector } from "./detectors/detector.js";
 import { builtinDetectors } from "./detectors/registry.js";
 import { detectorServiceImpl } from "./detectors/service.js";
@@ -29,6 +31,7 @@ import { type MetricsServer, serveMetrics } from "./metrics/server.js";
 import { PlaceholderRegistry } from "./placeholders/registry.js";
 import { inProcessClient } from "./rpc/in-process.js";
 import { serveRpc } from "./rpc/serve.js";
+import { INTERNAL_SERVICES, internalRoutes } from "./rpc/serve-services.js";
 import { MemorySessionState } from "./session/memory-state.js";
 import { RedisSessionState } from "./session/redis-state.js";
 import { createSessionService } from "./session/service.js";
@@ -75,6 +78,8 @@ export interface AppOptions {
   readonly alertWebhookUrl?: string;
   /** How often the coverage monitor checks heartbeats (default 10 s). */
   readonly coverageCheckMs?: number;
+  /** Slow-client timeouts of the bridge (GUARD_REQUEST_TIMEOUT_MS); defaults in DEFAULT_BRIDGE_TIMEOUTS. */
+  readonly timeouts?: Partial<BridgeTimeouts>;
 }
 
 export interface App {
@@ -131,10 +136,24 @@ export async function createApp(options: AppOptions): Promise<App> {
   const whitelist = new Whitelist(store);
   await whitelist.load();
   whitelist.startRefreshing(options.whitelistRefreshMs ?? 2000);
+  // Internal services configured under `services:` are reached in another process (`guard
+  // serve --services`), over HTTP/2 sessions of their own, each call under its deadline.
+  const remoteServices = options.config.services ?? {};
+  const servicePool = new SessionPool();
   const pipeline: PipelineDeps = {
-    decompose: inProcessClient(DecomposeService, decomposeServiceImpl),
-    decomposeInProcess: true,
-    sessions: inProcessClient(SessionService, sessionImpl),
+    decompose: remoteServices.decompose
+      ? createClient(
+          DecomposeService,
+          remoteTransport(remoteServices.decompose, servicePool, remoteServices.decompose.deadline_ms),
+        )
+      : inProcessClient(DecomposeService, decomposeServiceImpl),
+    decomposeInProcess: !remoteServices.decompose,
+    sessions: remoteServices.session
+      ? createClient(
+          SessionService,
+          remoteTransport(remoteServices.session, servicePool, remoteServices.session.deadline_ms),
+        )
+      : inProcessClient(SessionService, sessionImpl),
     detectors: [...builtinDetectors.map(inProcessDetector), ...remote.handles, ...(options.extraDetectors ?? [])].map(
       (handle) => observeDetector(handle, metrics),
     ),
@@ -163,6 +182,7 @@ export async function createApp(options: AppOptions): Promise<App> {
     },
     options.logger ?? false,
     { metrics, metricsRoute: options.metricsPort === undefined },
+    { ...DEFAULT_BRIDGE_TIMEOUTS, ...options.timeouts },
   );
   const coverage = new CoverageMonitor({
     sources: () => store.heartbeatSources(),
@@ -192,15 +212,7 @@ export async function createApp(options: AppOptions): Promise<App> {
   const rpc =
     options.rpcPort === undefined
       ? undefined
-      : await serveRpc(
-          (router) => {
-            router.service(DecomposeService, decomposeServiceImpl);
-            router.service(SessionService, sessionImpl);
-            router.service(DetectorService, combinedDetectorServiceImpl(builtinDetectors, VERSION));
-          },
-          options.rpcHost ?? "127.0.0.1",
-          options.rpcPort,
-        );
+      : await serveRpc(internalRoutes(INTERNAL_SERVICES, sessionImpl), options.rpcHost ?? "127.0.0.1", options.rpcPort);
 
   return {
     bridge,
@@ -221,6 +233,7 @@ export async function createApp(options: AppOptions): Promise<App> {
       await limiter.close?.();
       if (sessionState instanceof RedisSessionState) await sessionState.close();
       remote.close();
+      servicePool.close();
       await store.close();
     },
   };

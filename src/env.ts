@@ -14,12 +14,21 @@ export interface Environment {
   /** Redis for rate limits exact across replicas; in-process counters otherwise. */
   readonly redisUrl?: string;
   readonly logLevel: string;
+  /** GUARD_REQUEST_TIMEOUT_MS: the most a whole request (headers and body) may take; 0 for none. */
+  readonly requestTimeoutMs?: number;
 }
 
 function port(value: string | undefined, name: string, fallback?: number): number | undefined {
   if (value === undefined || value === "") return fallback;
   const n = Number(value);
   if (!Number.isInteger(n) || n < 0 || n > 65535) throw new Error(`${name} must be a port number, got ${value}`);
+  return n;
+}
+
+function milliseconds(value: string | undefined, name: string): number | undefined {
+  if (value === undefined || value === "") return undefined;
+  const n = Number(value);
+  if (!Number.isSafeInteger(n) || n < 0) throw new Error(`${name} must be a whole number of milliseconds, got ${value}`);
   return n;
 }
 
@@ -33,6 +42,7 @@ function basePath(value: string | undefined): string {
 
 export function readEnvironment(env: NodeJS.ProcessEnv = process.env): Environment {
   const rpcPort = port(env["GUARD_RPC_PORT"], "GUARD_RPC_PORT");
+  const requestTimeoutMs = milliseconds(env["GUARD_REQUEST_TIMEOUT_MS"], "GUARD_REQUEST_TIMEOUT_MS");
   return {
     host: env["HOST"] || "127.0.0.1",
     port: port(env["PORT"], "PORT", 8080) ?? 8080,
@@ -44,5 +54,6 @@ export function readEnvironment(env: NodeJS.ProcessEnv = process.env): Environme
     ...(env["GUARD_DATABASE_URL"] ? { databaseUrl: env["GUARD_DATABASE_URL"] } : {}),
     ...(env["GUARD_REDIS_URL"] ? { redisUrl: env["GUARD_REDIS_URL"] } : {}),
     logLevel: env["GUARD_LOG_LEVEL"] || "info",
+    ...(requestTimeoutMs !== undefined ? { requestTimeoutMs } : {}),
   };
 }

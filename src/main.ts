@@ -26,6 +26,7 @@ async function main(): Promise<void> {
     ...(metricsPort !== undefined ? { metricsPort, metricsHost: env.host } : {}),
     ...(coverage.webhookUrl ? { alertWebhookUrl: coverage.webhookUrl } : {}),
     coverageCheckMs: coverage.checkMs,
+    ...(env.requestTimeoutMs !== undefined ? { timeouts: { requestTimeoutMs: env.requestTimeoutMs } } : {}),
   });
   const address = await app.bridge.listen({ host: env.host, port: env.port });
   if ("newKey" in boot && boot.newKey) {

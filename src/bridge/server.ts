@@ -22,6 +22,31 @@ const ROUTES: Record<string, readonly string[]> = {
 /** Hard ceiling on any body, above every organization's own limit (which the hooks apply). */
 const BODY_CEILING = 256 * 1024 * 1024;
 
+/**
+ * Socket timeouts against slow clients (issue 9). `requestTimeout` bounds the whole request,
+ * headers and body, from its first byte: a client trickling a byte a second is cut with a 408
+ * and the connection closed. It must outlast the longest streamed `step/response` upload (spec
+ * 4.1), whose body lasts as long as the model generates, hence minutes rather than seconds.
+ * `idleTimeout` closes a socket silent in both directions; `keepAliveTimeout` an idle kept-alive
+ * connection between requests. Every value is in milliseconds; 0 turns that timeout off.
+ */
+export interface BridgeTimeouts {
+  readonly requestTimeoutMs: number;
+  readonly idleTimeoutMs: number;
+  readonly keepAliveTimeoutMs: number;
+}
+
+export const DEFAULT_BRIDGE_TIMEOUTS: BridgeTimeouts = {
+  requestTimeoutMs: 300_000,
+  idleTimeoutMs: 120_000,
+  keepAliveTimeoutMs: 72_000,
+};
+
+/** Node checks request and header deadlines on an interval: a fraction of the deadline, within 50 ms and 30 s. */
+function checkingIntervalMs(requestTimeoutMs: number): number {
+  return requestTimeoutMs > 0 ? Math.min(30_000, Math.max(50, Math.floor(requestTimeoutMs / 4))) : 30_000;
+}
+
 /** Fastify's own failures mapped onto the specification's error bodies. */
 function fromFastify(error: unknown): GuardError {
   if (error instanceof GuardError) return error;
@@ -46,10 +71,19 @@ export function buildBridge(
   ctx: BridgeContext,
   logger: FastifyServerOptions["logger"] = false,
   observability?: { readonly metrics: GuardMetrics; readonly metricsRoute: boolean },
+  timeouts: BridgeTimeouts = DEFAULT_BRIDGE_TIMEOUTS,
 ): FastifyInstance {
   const app = Fastify({
     logger,
     bodyLimit: BODY_CEILING,
+    requestTimeout: timeouts.requestTimeoutMs,
+    connectionTimeout: timeouts.idleTimeoutMs,
+    keepAliveTimeout: timeouts.keepAliveTimeoutMs,
+    http: {
+      connectionsCheckingInterval: checkingIntervalMs(timeouts.requestTimeoutMs),
+      // Headers alone never get longer than the whole request (Node's default is 60 s).
+      ...(timeouts.requestTimeoutMs > 0 ? { headersTimeout: Math.min(60_000, timeouts.requestTimeoutMs) } : {}),
+    },
     // Bodies are parsed and validated by the bridge itself against openapi/schemas.
     routerOptions: { ignoreTrailingSlash: true },
   });

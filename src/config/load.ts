@@ -3,6 +3,7 @@ import { parse } from "yaml";
 import { parseRemoteDetectors, type RemoteDetectorConfig } from "../detectors/remote/config.js";
 import { DEFAULT_FAIL_MODES, type FailModes } from "../policy/fail-modes.js";
 import { type PolicySetConfig, parseRule } from "../policy/from-config.js";
+import { parseServices, type ServicesConfig } from "./services.js";
 import { DEFAULT_DETECTOR_DEADLINE_MS, DEFAULT_LIMITS, type GuardConfig, type KeyConfig, type MediaLimits, type OrgConfig, type OrgLimits } from "./types.js";
 
 /** A configuration file that cannot be used; the message names the offending entry. */
@@ -179,12 +180,14 @@ export function parseConfig(text: string): GuardConfig {
     }
   }
   let detectors: RemoteDetectorConfig[];
+  let services: ServicesConfig | undefined;
   try {
     detectors = parseRemoteDetectors(doc["detectors"], "detectors");
+    services = parseServices(doc["services"], "services");
   } catch (error) {
     throw new ConfigError((error as Error).message);
   }
-  return { orgs, detectors };
+  return { orgs, detectors, ...(services ? { services } : {}) };
 }
 
 export function loadConfigFile(path: string): GuardConfig {

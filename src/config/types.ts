@@ -1,6 +1,7 @@
 import type { RemoteDetectorConfig } from "../detectors/remote/config.js";
 import type { FailModes } from "../policy/fail-modes.js";
 import type { PolicySetConfig } from "../policy/from-config.js";
+import type { ServicesConfig } from "./services.js";
 
 /** Per-part byte caps by modality (spec 2.10); 0 means the modality is not accepted. */
 export interface MediaLimits {
@@ -56,6 +57,8 @@ export interface GuardConfig {
   readonly orgs: readonly OrgConfig[];
   /** Detectors served by other processes (any language), consulted beside the built-in ones. */
   readonly detectors: readonly RemoteDetectorConfig[];
+  /** Internal services reached in another process (`guard serve --services`); in process when absent. */
+  readonly services?: ServicesConfig;
 }
 
 export const DEFAULT_LIMITS: OrgLimits = {

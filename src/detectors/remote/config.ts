@@ -1,17 +1,14 @@
 import type { Channel } from "../../../gen/guard/v1/types_pb.js";
 import { CHANNEL_NAMES } from "../../policy/from-config.js";
+import type { RemoteEndpoint } from "./transport.js";
 
 /**
  * A detector served by another process (any language) over HTTP/2, as configured. Guard
  * trusts the configured categories, not the detector's own Describe answer: they decide the
  * fail mode when the detector is silent, so they must be known before it ever answers.
  */
-export interface RemoteDetectorConfig {
+export interface RemoteDetectorConfig extends RemoteEndpoint {
   readonly name: string;
-  /** Base URL of the DetectorService, `http://` (h2c, prior knowledge) or `https://` (TLS, ALPN h2). */
-  readonly url: string;
-  /** `grpc` for grpcio, grpc-go, grpc-java...; `connect` for Connect servers over HTTP/2. */
-  readonly protocol: "grpc" | "connect";
   /** Longest one Detect call may take before its segments count as unjudged. */
   readonly deadline_ms: number;
   /** Category ids or prefixes (`x.example.*`) the detector may report. */
@@ -24,7 +21,7 @@ const NAME = /^[a-z0-9][a-z0-9_.-]{0,62}$/;
 /** A taxonomy id or prefix; unlike a policy rule, a detector may not claim everything (`*`). */
 const CATEGORY = /^(safety|security|privacy|x)(\.[a-z0-9_]+)*(\.\*)?$/;
 const PROTOCOLS = ["grpc", "connect"] as const;
-/** A detector slower than this cannot sit on a decision path that answers agents inline. */
+/** A remote call slower than this cannot sit on a decision path that answers agents inline. */
 const MAX_DEADLINE_MS = 60_000;
 const KEYS = new Set(["name", "url", "protocol", "deadline_ms", "categories", "channels"]);
 
@@ -70,15 +67,14 @@ function parseChannels(raw: unknown, where: string): Channel[] {
   });
 }
 
-function parseEntry(raw: unknown, where: string): RemoteDetectorConfig {
-  if (!isObject(raw)) throw new Error(`${where} must be a mapping`);
-  const unknown = Object.keys(raw).filter((k) => !KEYS.has(k));
-  if (unknown.length > 0) throw new Error(`${where}: unknown key ${unknown.join(", ")}`);
-  const name = raw["name"];
-  if (typeof name !== "string" || !NAME.test(name))
-    throw new Error(
-      `${where}.name must be lower-case letters, digits, '_', '.' or '-' (got ${String(name)})`,
-    );
+/**
+ * The `url`, `protocol` and `deadline_ms` of a mapping: what a remote detector and a remote
+ * internal service (`services:`) are both configured with.
+ */
+export function parseEndpoint(
+  raw: Record<string, unknown>,
+  where: string,
+): RemoteEndpoint & { readonly deadline_ms: number } {
   const protocol = raw["protocol"];
   if (!PROTOCOLS.includes(protocol as (typeof PROTOCOLS)[number]))
     throw new Error(`${where}.protocol must be grpc or connect (got ${String(protocol)})`);
@@ -91,10 +87,24 @@ function parseEntry(raw: unknown, where: string): RemoteDetectorConfig {
   )
     throw new Error(`${where}.deadline_ms must be an integer from 1 to ${MAX_DEADLINE_MS}`);
   return {
-    name,
     url: parseUrl(raw["url"], where),
-    protocol: protocol as RemoteDetectorConfig["protocol"],
+    protocol: protocol as RemoteEndpoint["protocol"],
     deadline_ms: deadline,
+  };
+}
+
+function parseEntry(raw: unknown, where: string): RemoteDetectorConfig {
+  if (!isObject(raw)) throw new Error(`${where} must be a mapping`);
+  const unknown = Object.keys(raw).filter((k) => !KEYS.has(k));
+  if (unknown.length > 0) throw new Error(`${where}: unknown key ${unknown.join(", ")}`);
+  const name = raw["name"];
+  if (typeof name !== "string" || !NAME.test(name))
+    throw new Error(
+      `${where}.name must be lower-case letters, digits, '_', '.' or '-' (got ${String(name)})`,
+    );
+  return {
+    name,
+    ...parseEndpoint(raw, where),
     categories: parseCategories(raw["categories"], where),
     channels: parseChannels(raw["channels"], where),
   };

@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { growthRatio } from "../../helpers/growth.js";
 import { Channel, EventKind, Severity } from "../../../gen/guard/v1/types_pb.js";
 import type { SegmentView } from "../../../src/detectors/detector.js";
 import { exfiltrationDetector } from "../../../src/detectors/exfiltration/index.js";
@@ -118,26 +119,10 @@ describe("exfiltration detector: markdown", () => {
   });
 
   it("is linear on hostile markdown", () => {
-    const fastest = (text: string): number => {
-      let best = Number.POSITIVE_INFINITY;
-      for (let k = 0; k < 7; k++) {
-        const t0 = performance.now();
-        detect(prose(text));
-        best = Math.min(best, performance.now() - t0);
-      }
-      return Math.max(best, 0.05);
-    };
     for (const unit of ["](", "![a](", "<img ", "[[[[", "](https://x.example/?a="]) {
       const small = unit.repeat(Math.ceil(10_000 / unit.length));
       const large = unit.repeat(Math.ceil(100_000 / unit.length));
-      // Best of three attempts: a busy machine spoils some attempts, a quadratic scan all of them.
-      let best = Number.POSITIVE_INFINITY;
-      for (let attempt = 0; attempt < 3 && best >= 10; attempt++) {
-        fastest(small);
-        fastest(large);
-        best = Math.min(best, fastest(large) / fastest(small));
-      }
-      expect(best, unit).toBeLessThan(30);
+      expect(growthRatio((text) => detect(prose(text)), small, large, { bar: 10, runs: 7 }), unit).toBeLessThan(30);
     }
   });
 });

@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { growthRatio } from "../../helpers/growth.js";
 import { findPii, piiPatterns } from "../../../src/detectors/pii/index.js";
 import { findSecrets, secretPatterns, secretRules } from "../../../src/detectors/secrets/index.js";
 
@@ -50,30 +51,9 @@ function scan(pattern: RegExp, text: string): void {
   for (let m = re.exec(text); m !== null; m = re.exec(text)) if (m[0].length === 0) re.lastIndex++;
 }
 
-function bestOf(runs: number, fn: () => void): number {
-  let best = Number.POSITIVE_INFINITY;
-  for (let i = 0; i < runs; i++) {
-    const started = performance.now();
-    fn();
-    best = Math.min(best, performance.now() - started);
-  }
-  return best;
-}
-
-/**
- * Growth factor from `small` to `large`. Other processes share the machine, so a ratio over
- * the bar is measured again (up to three times) before it counts: noise does not repeat,
- * a quadratic pattern does.
- */
+/** Growth factor from `small` to `large` (test/helpers/growth.ts). */
 function growth(fn: (text: string) => void, small: string, large: string): number {
-  fn(small);
-  let ratio = Number.POSITIVE_INFINITY;
-  for (let attempt = 0; attempt < 3 && ratio >= MAX_RATIO; attempt++) {
-    const tSmall = bestOf(5, () => fn(small));
-    const tLarge = bestOf(5, () => fn(large));
-    ratio = Math.min(ratio, tLarge / Math.max(tSmall, FLOOR_MS));
-  }
-  return ratio;
+  return growthRatio(fn, small, large, { bar: MAX_RATIO, runs: 5, floorMs: FLOOR_MS });
 }
 
 const smallInputs = hostile(SMALL);

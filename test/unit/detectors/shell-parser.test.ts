@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { growthRatio } from "../../helpers/growth.js";
 import { analyzeShell } from "../../../src/detectors/commands/shell/analyze.js";
 import { parseShell } from "../../../src/detectors/commands/shell/parser.js";
 
@@ -133,31 +134,11 @@ describe("analyzeShell", () => {
 });
 
 describe("hostile input", () => {
-  function fastest(text: string): number {
-    let best = Number.POSITIVE_INFINITY;
-    for (let k = 0; k < 7; k++) {
-      const t0 = performance.now();
-      analyzeShell(text);
-      best = Math.min(best, performance.now() - t0);
-    }
-    return Math.max(best, 0.05);
-  }
-
-  /**
-   * Smallest large/small run-time ratio over a few attempts. A super-linear parser fails every
-   * attempt; a test machine busy with other work only spoils some, so one clean attempt suffices.
-   */
+  /** Smallest large/small run-time ratio over a few attempts (test/helpers/growth.ts). */
   function ratio(unit: string, smallChars: number, largeChars: number): number {
     const small = unit.repeat(Math.ceil(smallChars / unit.length));
     const large = unit.repeat(Math.ceil(largeChars / unit.length));
-    let best = Number.POSITIVE_INFINITY;
-    for (let attempt = 0; attempt < 3 && best >= 10; attempt++) {
-      // Warm both sizes up so the ratio compares steady-state run times, not compilation.
-      fastest(small);
-      fastest(large);
-      best = Math.min(best, fastest(large) / fastest(small));
-    }
-    return best;
+    return growthRatio(analyzeShell, small, large, { bar: 10, runs: 7 });
   }
 
   it.each([

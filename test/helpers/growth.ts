@@ -1,0 +1,40 @@
+/**
+ * How a function's run time grows from a small input to a large one: the tool of the
+ * "linear on hostile input" tests. Never an absolute time (these machines are shared):
+ * a ratio within one run. Each side is the best of several runs, and a ratio over the
+ * bar is measured again a few times before it counts, since other processes' noise does
+ * not repeat while a super-linear algorithm fails every attempt.
+ */
+
+function bestOf(runs: number, fn: () => void): number {
+  let best = Number.POSITIVE_INFINITY;
+  for (let i = 0; i < runs; i++) {
+    const started = performance.now();
+    fn();
+    best = Math.min(best, performance.now() - started);
+  }
+  return best;
+}
+
+export interface GrowthOptions {
+  /** Ratio under which no further attempt is made. */
+  readonly bar: number;
+  /** Runs per side of one attempt (default 3). */
+  readonly runs?: number;
+  /** Attempts before the smallest ratio seen is returned (default 4). */
+  readonly attempts?: number;
+  /** Shortest time the small side counts as, so a sub-timer-resolution run cannot inflate the ratio. */
+  readonly floorMs?: number;
+}
+
+/** The smallest large/small run-time ratio seen over the attempts (after one warm-up call). */
+export function growthRatio(fn: (input: string) => unknown, small: string, large: string, options: GrowthOptions): number {
+  fn(small);
+  let ratio = Number.POSITIVE_INFINITY;
+  for (let attempt = 0; attempt < (options.attempts ?? 4) && ratio >= options.bar; attempt++) {
+    const tSmall = bestOf(options.runs ?? 3, () => fn(small));
+    const tLarge = bestOf(options.runs ?? 3, () => fn(large));
+    ratio = Math.min(ratio, tLarge / Math.max(tSmall, options.floorMs ?? 0.05));
+  }
+  return ratio;
+}
