@@ -8,6 +8,8 @@ import { createCipheriv, createDecipheriv, createHmac, randomBytes } from "node:
  */
 export class SecretBox {
   readonly #master: Buffer;
+  /** Derived keys by purpose: deriving costs an HMAC, and every fingerprint needs one. */
+  readonly #derived = new Map<string, Buffer>();
 
   constructor(master: Buffer) {
     if (master.length !== 32) throw new Error("master secret must be 32 bytes");
@@ -19,7 +21,14 @@ export class SecretBox {
   }
 
   #derive(purpose: string): Buffer {
-    return createHmac("sha256", this.#master).update(purpose).digest();
+    let key = this.#derived.get(purpose);
+    if (!key) {
+      key = createHmac("sha256", this.#master).update(purpose).digest();
+      // Purposes are per organization; a bound keeps a tenant-churning process flat.
+      if (this.#derived.size >= 10_000) this.#derived.clear();
+      this.#derived.set(purpose, key);
+    }
+    return key;
   }
 
   /** Keyed hash, hex: irreversible and specific to `scope` (e.g. an organization). */

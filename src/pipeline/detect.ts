@@ -37,10 +37,11 @@ export async function detectAll(
   const units = unitsOf(segments);
   // One lookup per unit, shared by every detector of this step.
   const slots = memo ? units.map((unit) => memo.memo.slot(memo.orgId, kind, unit)) : [];
+  const all = units.map((unit, i) => ({ unit, slot: slots[i] }));
   const shown = detectors.map((detector) =>
-    units
-      .map((unit, i) => ({ unit, slot: slots[i] }))
-      .filter(({ unit }) => detector.channels.length === 0 || detector.channels.includes(unit.segments[0]?.channel ?? 0)),
+    detector.channels.length === 0
+      ? all
+      : all.filter(({ unit }) => detector.channels.includes(unit.segments[0]?.channel ?? 0)),
   );
   const runs = detectors.map(async (detector, d) => {
     const detectorKey = `${detector.name}@${detector.version}`;

@@ -26,9 +26,9 @@ export function unitsOf(segments: readonly Segment[]): Unit[] {
   return [...byPath.values()];
 }
 
-/** What one unit's text has been judged as, by each detector and set of facts. */
+/** What one unit's text has been judged as: by set of facts, then by detector. */
 interface UnitEntry {
-  readonly results: Map<string, readonly Finding[]>;
+  readonly results: Map<string, Map<string, readonly Finding[]>>;
   readonly bytes: number;
 }
 
@@ -68,14 +68,19 @@ export class DetectionMemo {
 
   /** The unit's findings by this detector, re-addressed to its current path and call; undefined on a miss. */
   recall(slot: MemoSlot, detector: string, unit: Unit): Finding[] | undefined {
-    const known = slot.entry?.results.get(`${detector}\u0000${slot.facts}`);
+    // Two lookups with strings that already exist: no key is built per unit and detector.
+    const known = slot.entry?.results.get(slot.facts)?.get(detector);
     if (!known) {
       this.misses++;
       return undefined;
     }
     this.hits++;
     const callId = unit.segments[0]?.callId ?? "";
-    // Messages are plain objects: a spread is a copy the caller may change freely.
+    // A history text usually keeps its path from step to step: then the stored findings are
+    // handed out as they are (callers read findings, never change them); otherwise they are
+    // re-addressed copies.
+    const first = known[0];
+    if (!first || (first.path === unit.path && first.callId === callId)) return [...known];
     return known.map((f) => ({ ...f, path: unit.path, callId }));
   }
 
@@ -96,7 +101,12 @@ export class DetectionMemo {
       this.#evict(units);
     }
     slot.entry = entry;
-    entry.results.set(`${detector}\u0000${slot.facts}`, findings.map((f) => ({ ...f })));
+    let byDetector = entry.results.get(slot.facts);
+    if (!byDetector) {
+      byDetector = new Map();
+      entry.results.set(slot.facts, byDetector);
+    }
+    byDetector.set(detector, findings.map((f) => ({ ...f })));
   }
 
   /** Drops the oldest units, of the organization that just grew first, until within bounds. */
