@@ -39,6 +39,12 @@ export interface MemoSlot {
   entry: UnitEntry | undefined;
 }
 
+/** How a hit keeps a unit from eviction: it moves to the young end of its organization's map. */
+function touch(units: Map<string, UnitEntry>, text: string, entry: UnitEntry): void {
+  units.delete(text);
+  units.set(text, entry);
+}
+
 export class DetectionMemo {
   readonly #orgs = new Map<string, Map<string, UnitEntry>>();
   #bytes = 0;
@@ -63,7 +69,12 @@ export class DetectionMemo {
         : unit.segments.map((s) => `${s.argumentKey}\u0002${s.text}`).join("\u0003");
     const argumentKey = unit.segments.length === 1 ? (first?.argumentKey ?? "") : "";
     const facts = `${first?.channel}\u0001${first?.addressable ? 1 : 0}\u0001${first?.toolName ?? ""}\u0001${argumentKey}\u0001${kind}`;
-    return { text, facts, entry: this.#orgs.get(orgId)?.get(text) };
+    const units = this.#orgs.get(orgId);
+    const entry = units?.get(text);
+    // A text seen again is in use: the history an agent keeps re-sending must outlive
+    // one-off texts, or a long conversation would be judged afresh once the memo is full.
+    if (units && entry) touch(units, text, entry);
+    return { text, facts, entry };
   }
 
   /** The unit's findings by this detector, re-addressed to its current path and call; undefined on a miss. */

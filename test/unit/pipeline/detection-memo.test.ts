@@ -97,3 +97,17 @@ describe("incremental judging", () => {
     expect(memo.size).toBeLessThan(40);
   });
 });
+
+describe("memo eviction", () => {
+  it("keeps texts that are seen again and evicts the one-off ones first", async () => {
+    const { handle, seen } = countingDetector();
+    const memo = new DetectionMemo(40 * 1000 * 2);
+    const history = create(SegmentSchema, { path: "payload.messages.0.content", channel: Channel.USER, text: "h".repeat(1000) });
+    for (let i = 0; i < 100; i++) {
+      const fresh = create(SegmentSchema, { path: "payload.messages.1.content", channel: Channel.USER, text: `${i}`.padEnd(1000, "x") });
+      await detectAll([handle], EventKind.STEP_REQUEST, [history, fresh], 1000, { memo, orgId: "o" });
+    }
+    // 100 steps, each re-sending the history: it was judged once, the fresh texts once each.
+    expect(seen()).toBe(101);
+  });
+});
