@@ -12,6 +12,7 @@ import { SecretBox } from "../../src/crypto/secret-box.js";
 import { EmbeddedStore } from "../../src/store/embedded/embedded-store.js";
 import { parseConfig } from "../../src/config/load.js";
 import { chatRequestEvent, post, TEST_CONFIG } from "../helpers/guard-server.js";
+import { postgresReachable, requireOrSkip, TEST_DATABASE_URL } from "../helpers/servers.js";
 
 /**
  * The `guard` CLI as an operator runs it: a child process over a data folder prepared by a real
@@ -282,21 +283,8 @@ describe("guard coverage", () => {
  * The same commands over PostgreSQL (the store many replicas share): the machine's server, a
  * database of this run's own, dropped afterwards. In CI an unreachable server fails instead of skipping.
  */
-const ADMIN_URL = process.env.GUARD_TEST_DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/test";
-
-async function reachable(): Promise<boolean> {
-  const client = new pg.Client({ connectionString: ADMIN_URL, connectionTimeoutMillis: 2_000 });
-  try {
-    await client.connect();
-    await client.end();
-    return true;
-  } catch {
-    return false;
-  }
-}
-
-const pgUp = await reachable();
-if (!pgUp && process.env.CI) throw new Error(`CI is set and PostgreSQL at ${ADMIN_URL} is unreachable: start it, do not skip`);
+const ADMIN_URL = TEST_DATABASE_URL;
+const pgUp = requireOrSkip("cli over PostgreSQL", (await postgresReachable(ADMIN_URL)) ? [] : [`PostgreSQL at ${ADMIN_URL}`]);
 
 describe.skipIf(!pgUp)("guard over PostgreSQL", () => {
   const name = `guard_cli_${randomBytes(5).toString("hex")}`;

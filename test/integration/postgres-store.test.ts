@@ -8,34 +8,15 @@ import { migrate } from "../../src/store/postgres/migrate.js";
 import { defaultMigrationsDir, readMigrations } from "../../src/store/postgres/migrations.js";
 import { PostgresStore, StoreCloseError } from "../../src/store/postgres/postgres-store.js";
 import type { AgentRecord, EventRecord } from "../../src/store/records.js";
+import { postgresReachable, requireOrSkip, TEST_DATABASE_URL } from "../helpers/servers.js";
 
 /**
  * Runs against the machine's PostgreSQL (GUARD_TEST_DATABASE_URL, or the loopback server), each
  * run in databases of its own that are dropped afterwards, so parallel runs never meet.
  * In CI an unreachable server fails the file instead of skipping it.
  */
-const ADMIN_URL = process.env.GUARD_TEST_DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/test";
-
-async function reachable(url: string): Promise<boolean> {
-  const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: 2_000 });
-  try {
-    await client.connect();
-    await client.end();
-    return true;
-  } catch {
-    return false;
-  }
-}
-
-const up = await reachable(ADMIN_URL);
-if (!up && process.env.CI)
-  throw new Error(
-    `CI is set and PostgreSQL at ${ADMIN_URL} is unreachable: start it (see .ci/run), do not skip`,
-  );
-if (!up)
-  console.warn(
-    `SKIPPED postgres-store tests: PostgreSQL at ${ADMIN_URL} is unreachable (set CI to fail instead)`,
-  );
+const ADMIN_URL = TEST_DATABASE_URL;
+const up = requireOrSkip("postgres-store", (await postgresReachable(ADMIN_URL)) ? [] : [`PostgreSQL at ${ADMIN_URL}`]);
 
 const created: string[] = [];
 

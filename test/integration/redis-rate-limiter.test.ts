@@ -2,36 +2,15 @@ import { randomBytes } from "node:crypto";
 import { createClient } from "redis";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { counterKeys, RedisRateLimiter } from "../../src/limits/redis-rate-limiter.js";
+import { redisReachable, requireOrSkip, TEST_REDIS_URL } from "../helpers/servers.js";
 
 /**
  * Runs against the machine's Redis (GUARD_TEST_REDIS_URL, or the loopback server). Every test uses
  * organizations named for this run, so parallel runs count separately; counters expire by themselves.
  * In CI an unreachable server fails the file instead of skipping it.
  */
-const REDIS_URL = process.env.GUARD_TEST_REDIS_URL ?? "redis://127.0.0.1:6379";
-
-async function reachable(url: string): Promise<boolean> {
-  const client = createClient({ url, socket: { connectTimeout: 2_000, reconnectStrategy: false } });
-  client.on("error", () => undefined);
-  try {
-    await client.connect();
-    await client.ping();
-    await client.close();
-    return true;
-  } catch {
-    // A refused first connection (reconnects off) has already closed the client.
-    if (client.isOpen) client.destroy();
-    return false;
-  }
-}
-
-const up = await reachable(REDIS_URL);
-if (!up && process.env.CI)
-  throw new Error(`CI is set and Redis at ${REDIS_URL} is unreachable: start it (see .ci/run), do not skip`);
-if (!up)
-  console.warn(
-    `SKIPPED redis-rate-limiter tests: Redis at ${REDIS_URL} is unreachable (set CI to fail instead)`,
-  );
+const REDIS_URL = TEST_REDIS_URL;
+const up = requireOrSkip("redis-rate-limiter", (await redisReachable(REDIS_URL)) ? [] : [`Redis at ${REDIS_URL}`]);
 
 const run = randomBytes(6).toString("hex");
 let orgs = 0;

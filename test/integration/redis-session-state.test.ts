@@ -11,6 +11,7 @@ import type { SessionState } from "../../src/session/state.js";
 import { type AttachInput, createSessionTracker, type SessionTracker } from "../../src/session/tracker.js";
 import { chatRequestEvent, post, startGuard } from "../helpers/guard-server.js";
 import { entry, grow, ManualClock, MINUTE, opening } from "../unit/session/helpers.js";
+import { redisReachable, requireOrSkip, TEST_REDIS_URL } from "../helpers/servers.js";
 
 /**
  * The behavioural scenarios of test/unit/session, replayed on RedisSessionState against the
@@ -19,29 +20,8 @@ import { entry, grow, ManualClock, MINUTE, opening } from "../unit/session/helpe
  * Every harness writes under a key prefix of its own, removed at the end. In CI an unreachable
  * server fails the file instead of skipping it.
  */
-const REDIS_URL = process.env.GUARD_TEST_REDIS_URL ?? "redis://127.0.0.1:6379";
-
-async function reachable(url: string): Promise<boolean> {
-  const client = createClient({ url, socket: { connectTimeout: 2_000, reconnectStrategy: false } });
-  client.on("error", () => undefined);
-  try {
-    await client.connect();
-    await client.ping();
-    await client.close();
-    return true;
-  } catch {
-    if (client.isOpen) client.destroy();
-    return false;
-  }
-}
-
-const up = await reachable(REDIS_URL);
-if (!up && process.env.CI)
-  throw new Error(`CI is set and Redis at ${REDIS_URL} is unreachable: start it (see .ci/run), do not skip`);
-if (!up)
-  console.warn(
-    `SKIPPED redis-session-state tests: Redis at ${REDIS_URL} is unreachable (set CI to fail instead)`,
-  );
+const REDIS_URL = TEST_REDIS_URL;
+const up = requireOrSkip("redis-session-state", (await redisReachable(REDIS_URL)) ? [] : [`Redis at ${REDIS_URL}`]);
 
 const RUN_PREFIX = `guard:s:test:${randomBytes(6).toString("hex")}`;
 let prefixes = 0;

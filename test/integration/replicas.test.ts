@@ -10,6 +10,7 @@ import { hashKey } from "../../src/auth/keys.js";
 import { parseConfig } from "../../src/config/load.js";
 import { SecretBox } from "../../src/crypto/secret-box.js";
 import { post } from "../helpers/guard-server.js";
+import { postgresReachable, redisReachable, requireOrSkip, TEST_DATABASE_URL, TEST_REDIS_URL } from "../helpers/servers.js";
 
 /**
  * Issue 8's acceptance test: three replicas of the real service (createApp, each with its own
@@ -22,45 +23,13 @@ import { post } from "../helpers/guard-server.js";
  * the session keys (`guard:s:{org}:...`) and rate counters (`guard:rl:...{org}...`) of parallel
  * runs never meet; they are deleted at the end. In CI an unreachable server fails the file.
  */
-const ADMIN_URL = process.env.GUARD_TEST_DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/test";
-const REDIS_URL = process.env.GUARD_TEST_REDIS_URL ?? "redis://127.0.0.1:6379";
-
-async function postgresUp(): Promise<boolean> {
-  const client = new pg.Client({ connectionString: ADMIN_URL, connectionTimeoutMillis: 2_000 });
-  try {
-    await client.connect();
-    await client.end();
-    return true;
-  } catch {
-    return false;
-  }
-}
-
-async function redisUp(): Promise<boolean> {
-  const client = createClient({
-    url: REDIS_URL,
-    socket: { connectTimeout: 2_000, reconnectStrategy: false },
-  });
-  client.on("error", () => undefined);
-  try {
-    await client.connect();
-    await client.ping();
-    await client.close();
-    return true;
-  } catch {
-    if (client.isOpen) client.destroy();
-    return false;
-  }
-}
-
-const [pgOk, redisOk] = await Promise.all([postgresUp(), redisUp()]);
-const up = pgOk && redisOk;
-const missing = [pgOk ? "" : `PostgreSQL at ${ADMIN_URL}`, redisOk ? "" : `Redis at ${REDIS_URL}`]
-  .filter(Boolean)
-  .join(" and ");
-if (!up && process.env.CI)
-  throw new Error(`CI is set and ${missing} unreachable: start it (see .ci/run), do not skip`);
-if (!up) console.warn(`SKIPPED replicas tests: ${missing} unreachable (set CI to fail instead)`);
+const ADMIN_URL = TEST_DATABASE_URL;
+const REDIS_URL = TEST_REDIS_URL;
+const [pgOk, redisOk] = await Promise.all([postgresReachable(ADMIN_URL), redisReachable(REDIS_URL)]);
+const up = requireOrSkip("replicas", [
+  ...(pgOk ? [] : [`PostgreSQL at ${ADMIN_URL}`]),
+  ...(redisOk ? [] : [`Redis at ${REDIS_URL}`]),
+]);
 
 const RUN = randomBytes(6).toString("hex");
 const ORG = `rep_${RUN}`;
