@@ -1,9 +1,11 @@
 import { readdirSync, readFileSync } from "node:fs";
 import { request as httpRequest } from "node:http";
 import { join } from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { hashKey } from "../../src/auth/keys.js";
+import { SseResponse } from "../../src/bridge/stream/sse-response.js";
 import { validateVerdict } from "../../src/contract/validate.js";
+import { PlaceholderRegistry } from "../../src/placeholders/registry.js";
 import { createReassembler, type SseFrame, SseParser, type StreamProtocol } from "../../src/stream/index.js";
 import { post, type RunningGuard, startGuard } from "../helpers/guard-server.js";
 import { markerDetector, slowDetector } from "../helpers/test-detectors.js";
@@ -91,6 +93,22 @@ function reassemble(protocol: StreamProtocol, text: string): Record<string, unkn
   return reassembler.finish().body;
 }
 
+const VERDICT = Symbol("verdict");
+
+/**
+ * Client-visible content bytes of `text`'s frames as src/stream counts them (FrameInfo): a
+ * frame costs its content bytes, and a frame that only announces a tool call costs one.
+ */
+function contentCost(protocol: StreamProtocol, text: string): number {
+  const reassembler = createReassembler(protocol);
+  let total = 0;
+  for (const frame of framesOf(text)) {
+    const info = reassembler.push(frame);
+    total += info.contentBytes === 0 && info.announcesTool ? 1 : info.contentBytes;
+  }
+  return total;
+}
+
 function streamHeaders(protocol: StreamProtocol, extra: Record<string, string> = {}): Record<string, string> {
   return {
     "guard-kind": "step/response",
@@ -152,6 +170,37 @@ describe("streamed transport (spec 4.1)", () => {
 
   const evaluateUrl = (payload: boolean) => `${guard.url}/v1/evaluate${payload ? "?payload=true" : ""}`;
 
+  afterEach(() => {
+    vi.restoreAllMocks();
+  });
+
+  /**
+   * Streams `chunks` with `?payload=true` and returns the frames the server wrote before the
+   * verdict. Deterministic, no timing: every write of the SSE answer is logged in order, and
+   * the verdict's arrival is logged where the allowed tail starts to be prepared (placeholder
+   * restoration, which runs only once the verdict is in and before any held frame is written).
+   * Keepalive comments carry no content and are left out.
+   */
+  const releasedBeforeVerdict = async (protocol: StreamProtocol, headBytes: number, chunks: (string | Buffer)[]) => {
+    const log: (string | typeof VERDICT)[] = [];
+    const write = SseResponse.prototype.write;
+    vi.spyOn(SseResponse.prototype, "write").mockImplementation(function (this: SseResponse, text: string) {
+      log.push(text);
+      return write.call(this, text);
+    });
+    const resolve = PlaceholderRegistry.prototype.resolve;
+    vi.spyOn(PlaceholderRegistry.prototype, "resolve").mockImplementation(function (this: PlaceholderRegistry, ...args) {
+      log.push(VERDICT);
+      return resolve.apply(this, args);
+    });
+    const answer = await send(evaluateUrl(true), streamHeaders(protocol, { "guard-head-release-bytes": String(headBytes) }), chunks);
+    expect(answer.status).toBe(200);
+    expect(splitVerdict(answer.body).verdict).toMatchObject({ decision: "allow" });
+    const at = log.indexOf(VERDICT);
+    const early = (at < 0 ? log : log.slice(0, at)).filter((t): t is string => typeof t === "string" && !t.startsWith(":"));
+    return { before: early.join(""), sawVerdict: at >= 0 };
+  };
+
   describe.each(SAMPLES)("sample %s", (file, protocol) => {
     const bytes = readFileSync(join(WIRE, file));
     const expected = reassemble(protocol, bytes.toString("utf8"));
@@ -174,6 +223,17 @@ describe("streamed transport (spec 4.1)", () => {
       }, KEY);
       expect(json.status).toBe(200);
       expect(verdict["findings"]).toEqual(json.body["findings"]);
+    });
+
+    it.each([0, 1, 32])("with ?payload=true and head %i releases at most that many content bytes before the verdict", async (headBytes) => {
+      const { before, sawVerdict } = await releasedBeforeVerdict(protocol, headBytes, pieces(bytes));
+      expect(sawVerdict).toBe(true);
+      const spent = contentCost(protocol, before);
+      expect(spent).toBeLessThanOrEqual(headBytes);
+      if (headBytes === 0) expect(before).toBe("");
+      // What went out early is the stream's own beginning, byte for byte.
+      const early = framesOf(before).map((f) => f.raw);
+      expect(early).toEqual(framesOf(bytes.toString("utf8")).map((f) => f.raw).slice(0, early.length));
     });
 
     it.each([0, 32, 1_000_000])("with ?payload=true and head %i re-releases a stream that reassembles to the same body", async (headBytes) => {
@@ -241,6 +301,147 @@ describe("streamed transport (spec 4.1)", () => {
         expect(last?.event).toBe("error");
         expect(JSON.parse(last?.data ?? "{}")).toMatchObject({ type: "error", error: { type: "permission_error" } });
       }
+    });
+  });
+
+  describe.each([
+    [
+      "vendor_a.chat",
+      [
+        chunk({ role: "assistant", content: "" }),
+        chunk({ content: "Hi" }),
+        chunk({ tool_calls: [{ index: 0, id: "call_ok", type: "function", function: { name: "ls", arguments: "" } }] }),
+        chunk({ tool_calls: [{ index: 0, function: { arguments: '{"path":"."}' } }] }),
+        chunk({ tool_calls: [{ index: 1, id: "call_bad", type: "function", function: { name: "bash", arguments: "" } }] }),
+        chunk({ tool_calls: [{ index: 1, function: { arguments: '{"command":"BLOCKME now"}' } }] }),
+        chunk({}, "tool_calls"),
+        sse(undefined, "[DONE]"),
+      ],
+      // 3: "Hi" and the allowed call's announcement; 15: all of the allowed call; 16: the blocked one's announcement too.
+      [0, 2, 3, 15],
+      16,
+    ],
+    [
+      "vendor_b.messages",
+      [
+        sse("message_start", { type: "message_start", message: MESSAGE }),
+        sse("content_block_start", { type: "content_block_start", index: 0, content_block: { type: "text", text: "" } }),
+        sse("content_block_delta", { type: "content_block_delta", index: 0, delta: { type: "text_delta", text: "Hi" } }),
+        sse("content_block_stop", { type: "content_block_stop", index: 0 }),
+        sse("content_block_start", { type: "content_block_start", index: 1, content_block: { type: "tool_use", id: "toolu_bad", name: "bash", input: {} } }),
+        sse("content_block_delta", { type: "content_block_delta", index: 1, delta: { type: "input_json_delta", partial_json: '{"command":"BLOCKME now"}' } }),
+        sse("content_block_stop", { type: "content_block_stop", index: 1 }),
+        sse("content_block_start", { type: "content_block_start", index: 2, content_block: { type: "tool_use", id: "toolu_ok", name: "ls", input: {} } }),
+        sse("content_block_delta", { type: "content_block_delta", index: 2, delta: { type: "input_json_delta", partial_json: '{"path":"."}' } }),
+        sse("content_block_stop", { type: "content_block_stop", index: 2 }),
+        sse("message_delta", { type: "message_delta", delta: { stop_reason: "tool_use", stop_sequence: null }, usage: { output_tokens: 5 } }),
+        sse("message_stop", { type: "message_stop" }),
+      ],
+      // 2: "Hi"; 3: the blocked call's announcement too.
+      [0, 2],
+      3,
+    ],
+  ] as [StreamProtocol, string[], number[], number][])("drop_calls on %s", (protocol, stream, dropHeads, retractHead) => {
+    const run = async (headBytes: number) => {
+      const answer = await send(evaluateUrl(true), streamHeaders(protocol, { "guard-head-release-bytes": String(headBytes) }), stream);
+      expect(answer.status).toBe(200);
+      const { frames, verdict } = splitVerdict(answer.body);
+      expect(verdict).toMatchObject({ decision: "block", llm_protocol: protocol });
+      expect(frames).not.toContain("BLOCKME");
+      return { frames, body: reassemble(protocol, frames) };
+    };
+    /** The JSON transport's carried-out body of the same response: the stream must agree with it. */
+    const carried = async () => {
+      const json = await post(
+        guard.url,
+        "/v1/evaluate?payload=true",
+        { kind: "step/response", step_id: "json-drop", agent_id: "stream-agent", agent_type: "", agent_workspace: "", agent_user: "", llm_protocol: protocol, payload: reassemble(protocol, stream.join("")) },
+        KEY,
+      );
+      expect(json.body).toMatchObject({ decision: "block", continuation: { style: "drop_calls" } });
+      return json.body["payload"] as Record<string, unknown>;
+    };
+
+    it.each(dropHeads)("releases the held frames without the blocked call, with the notice (head %i)", async (headBytes) => {
+      const { frames, body } = await run(headBytes);
+      expect(frames).not.toContain("call_bad");
+      expect(frames).not.toContain("toolu_bad");
+      expect(body).toEqual(await carried());
+      if (protocol === "vendor_a.chat") {
+        const choice = (body["choices"] as { finish_reason: string; message: { content: string; tool_calls: { id: string }[] } }[])[0];
+        expect(choice?.finish_reason).toBe("tool_calls");
+        expect(choice?.message.tool_calls.map((c) => c.id)).toEqual(["call_ok"]);
+        expect(choice?.message.content.startsWith("Hi\n\nGuard refused this step")).toBe(true);
+        expect(frames.trimEnd().endsWith("data: [DONE]")).toBe(true);
+      } else {
+        const content = body["content"] as { type: string; id?: string; text?: string }[];
+        expect(content.map((b) => b.id ?? b.type)).toEqual(["text", "toolu_ok", "text"]);
+        expect(content[2]?.text).toMatch(/^Guard refused this step/);
+        expect(body["stop_reason"]).toBe("tool_use");
+        // Block indices stay contiguous for SDKs that address content by index.
+        const indices = framesOf(frames)
+          .map((f) => JSON.parse(f.data) as { type: string; index?: number })
+          .filter((d) => d.type === "content_block_start")
+          .map((d) => d.index);
+        expect(indices).toEqual([0, 1, 2]);
+      }
+    });
+
+    it("keeps the refusal once bytes of the blocked call went out", async () => {
+      const { frames, body } = await run(retractHead);
+      if (protocol === "vendor_a.chat") expect(body).toMatchObject({ choices: [{ finish_reason: "content_filter" }] });
+      else expect(framesOf(frames).at(-1)?.event).toBe("error");
+    });
+  });
+
+  it("corrects the finish reason of a chat choice whose only call was dropped, keeping the other choice's call", async () => {
+    const choice = (index: number, delta: Record<string, unknown>, finish: string | null = null) =>
+      sse(undefined, { id: "chatcmpl-n2", object: "chat.completion.chunk", created: 1, model: "m", choices: [{ index, delta, finish_reason: finish }] });
+    const stream = [
+      choice(0, { role: "assistant", content: "" }),
+      choice(1, { role: "assistant", content: "" }),
+      choice(0, { tool_calls: [{ index: 0, id: "call_bad", type: "function", function: { name: "bash", arguments: '{"command":"BLOCKME"}' } }] }),
+      choice(1, { tool_calls: [{ index: 0, id: "call_ok", type: "function", function: { name: "ls", arguments: '{"path":"."}' } }] }),
+      choice(0, {}, "tool_calls"),
+      choice(1, {}, "tool_calls"),
+      sse(undefined, "[DONE]"),
+    ];
+    const answer = await send(evaluateUrl(true), streamHeaders("vendor_a.chat", { "guard-head-release-bytes": "0" }), stream);
+    const { frames, verdict } = splitVerdict(answer.body);
+    expect(verdict).toMatchObject({ decision: "block" });
+    expect(frames).not.toContain("BLOCKME");
+    const body = reassemble("vendor_a.chat", frames) as { choices: { finish_reason: string; message: Record<string, unknown> }[] };
+    expect(body.choices[0]?.finish_reason).toBe("stop");
+    expect(body.choices[0]?.message["tool_calls"]).toBeUndefined();
+    expect(String(body.choices[0]?.message["content"])).toMatch(/^Guard refused this step/);
+    expect(body.choices[1]).toMatchObject({ finish_reason: "tool_calls", message: { tool_calls: [{ id: "call_ok" }] } });
+    const json = await post(
+      guard.url,
+      "/v1/evaluate?payload=true",
+      { kind: "step/response", step_id: "json-n2", agent_id: "stream-agent", agent_type: "", agent_workspace: "", agent_user: "", llm_protocol: "vendor_a.chat", payload: reassemble("vendor_a.chat", stream.join("")) },
+      KEY,
+    );
+    expect(body).toEqual(json.body["payload"]);
+  });
+
+  it("renumbers the chat calls after a dropped one, so the stream has no gap in tool_calls indices", async () => {
+    const stream = [
+      chunk({ role: "assistant", content: "" }),
+      chunk({ tool_calls: [{ index: 0, id: "call_bad", type: "function", function: { name: "bash", arguments: '{"command":"BLOCKME"}' } }] }),
+      chunk({ tool_calls: [{ index: 1, id: "call_ok", type: "function", function: { name: "ls", arguments: "" } }] }),
+      chunk({ tool_calls: [{ index: 1, function: { arguments: '{"path":"."}' } }] }),
+      chunk({}, "tool_calls"),
+      sse(undefined, "[DONE]"),
+    ];
+    const answer = await send(evaluateUrl(true), streamHeaders("vendor_a.chat", { "guard-head-release-bytes": "0" }), stream);
+    const { frames, verdict } = splitVerdict(answer.body);
+    expect(verdict).toMatchObject({ decision: "block" });
+    const indices = framesOf(frames).flatMap((f) =>
+      f.data === "[DONE]" ? [] : ((JSON.parse(f.data) as { choices: { delta: { tool_calls?: { index: number }[] } }[] }).choices[0]?.delta.tool_calls ?? []).map((c) => c.index),
+    );
+    expect(indices).toEqual([0, 0]);
+    expect(reassemble("vendor_a.chat", frames)).toMatchObject({
+      choices: [{ finish_reason: "tool_calls", message: { tool_calls: [{ id: "call_ok", function: { arguments: '{"path":"."}' } }] } }],
     });
   });
 

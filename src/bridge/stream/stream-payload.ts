@@ -6,6 +6,7 @@ import { HeadRelease, type SseFrame } from "../../stream/index.js";
 import { principalOf } from "../auth-hooks.js";
 import type { BridgeContext } from "../context.js";
 import { completeEvent, type StreamHead } from "./headers.js";
+import { dropHeldCalls } from "./held-drop.js";
 import { StreamText } from "./held-rewrite.js";
 import { ingest } from "./ingest.js";
 import { judge } from "./judge.js";
@@ -115,8 +116,34 @@ export async function streamPayload(input: StreamPayloadInput): Promise<void> {
     return out.end(line({ decision: "allow", unjudged: true }));
   }
 
+  /**
+   * `drop_calls` on the held tail (see held-drop.ts), after placeholders are restored and spans
+   * applied as on `allow`; undefined when it cannot be carried out without editing what went out.
+   */
+  async function dropped(evaluation: Evaluation, paths: readonly string[], notice: string): Promise<string[] | undefined> {
+    const text = new StreamText(head.protocol, released, held);
+    try {
+      const originals = await ctx.pipeline.placeholders.resolve(evaluation.orgId, evaluation.agentId, text.tokens());
+      const rewrite = text.rewrite(evaluation.spans, originals);
+      if (rewrite.unresolved > 0) return undefined;
+      return dropHeldCalls(head.protocol, released, rewrite.raws, paths, notice);
+    } catch (error) {
+      request.log.warn({ err: error }, "carrying out drop_calls on a streamed response failed");
+      return undefined;
+    }
+  }
+
   async function conclude(evaluation: Evaluation): Promise<void> {
     if (evaluation.decision === "block") {
+      if (evaluation.continuation?.style === "drop_calls") {
+        const kept = await dropped(evaluation, evaluation.continuation.paths, evaluation.continuation.notice);
+        if (signal.aborted) return;
+        if (kept) {
+          out.stopKeepalive();
+          for (const raw of kept) await out.write(terminated(raw));
+          return out.end(line({ decision: "block" }));
+        }
+      }
       return refuse(evaluation.continuation?.notice ?? BLOCK_NOTICE, { decision: "block" });
     }
     if (head.failMode === "closed" && evaluation.unjudged.length > 0) {
