@@ -1,31 +1,12 @@
 import { describe, expect, it } from "vitest";
-import { Channel, EventKind } from "../../../gen/guard/v1/types_pb.js";
+import { EventKind } from "../../../gen/guard/v1/types_pb.js";
 import { commandsDetector } from "../../../src/detectors/commands/index.js";
 import type { SegmentView } from "../../../src/detectors/detector.js";
+import { proseSegment, toolSegment } from "../../helpers/segments.js";
 
-function tool(text: string, toolName = "bash", argumentKey = "command"): SegmentView {
-  return {
-    path: "/tool_calls/0/arguments/command",
-    channel: Channel.TOOL_CALL_ARGUMENTS,
-    text,
-    addressable: true,
-    toolName,
-    callId: "c1",
-    argumentKey,
-  };
-}
+const tool = toolSegment;
 
-function prose(text: string): SegmentView {
-  return {
-    path: "/content",
-    channel: Channel.PROSE,
-    text,
-    addressable: true,
-    toolName: "",
-    callId: "",
-    argumentKey: "",
-  };
-}
+const prose = proseSegment;
 
 function detect(segment: SegmentView) {
   return commandsDetector.detect(segment, EventKind.STEP_RESPONSE);

@@ -1,32 +1,13 @@
 import { describe, expect, it } from "vitest";
 import { growthRatio } from "../../helpers/growth.js";
-import { Channel, EventKind, Severity } from "../../../gen/guard/v1/types_pb.js";
+import { EventKind, Severity } from "../../../gen/guard/v1/types_pb.js";
 import type { SegmentView } from "../../../src/detectors/detector.js";
+import { proseSegment, toolSegment } from "../../helpers/segments.js";
 import { exfiltrationDetector } from "../../../src/detectors/exfiltration/index.js";
 
-function tool(text: string): SegmentView {
-  return {
-    path: "/tool_calls/0/arguments/command",
-    channel: Channel.TOOL_CALL_ARGUMENTS,
-    text,
-    addressable: true,
-    toolName: "bash",
-    callId: "c1",
-    argumentKey: "command",
-  };
-}
+const tool = toolSegment;
 
-function prose(text: string): SegmentView {
-  return {
-    path: "/content",
-    channel: Channel.PROSE,
-    text,
-    addressable: true,
-    toolName: "",
-    callId: "",
-    argumentKey: "",
-  };
-}
+const prose = proseSegment;
 
 function detect(segment: SegmentView) {
   return exfiltrationDetector.detect(segment, EventKind.STEP_RESPONSE);
