@@ -8,9 +8,9 @@ import { MemorySessionState } from "../../src/session/memory-state.js";
 import type { TrackerOptions } from "../../src/session/options.js";
 import { RedisSessionState, SessionStateUnavailableError } from "../../src/session/redis-state.js";
 import type { SessionState } from "../../src/session/state.js";
-import { type AttachInput, createSessionTracker, type SessionTracker } from "../../src/session/tracker.js";
+import { createSessionTracker } from "../../src/session/tracker.js";
 import { chatRequestEvent, post, startGuard } from "../helpers/guard-server.js";
-import { entry, grow, ManualClock, MINUTE, opening } from "../unit/session/helpers.js";
+import { entry, grow, type Harness, harnessOn, MINUTE, opening } from "../unit/session/helpers.js";
 import { redisReachable, requireOrSkip, TEST_REDIS_URL } from "../helpers/servers.js";
 
 /**
@@ -46,66 +46,11 @@ afterAll(async () => {
   await client.close();
 });
 
-interface Harness {
-  tracker: SessionTracker;
-  state: SessionState;
-  clock: ManualClock;
-  request(
-    conversation: ReturnType<typeof opening>,
-    over?: Partial<AttachInput>,
-  ): ReturnType<SessionTracker["attach"]>;
-  response(stepId: string, over?: Partial<AttachInput>): ReturnType<SessionTracker["attach"]>;
-  lastStepId(): string;
-}
 
-/** test/unit/session/helpers.ts's harness over any state (that one is fixed to the memory state). */
-function harnessOn(
-  state: SessionState,
-  tuning: Omit<TrackerOptions, "state" | "clock" | "newSessionId"> = {},
-): Harness {
-  const clock = new ManualClock();
-  let sessions = 0;
-  let steps = 0;
-  let events = 0;
-  let last = "";
-  const tracker = createSessionTracker({
-    ...tuning,
-    state,
-    clock: clock.read,
-    newSessionId: () => `s${++sessions}`,
-  });
-  const base = (over: Partial<AttachInput>): AttachInput => ({
-    orgId: "org-a",
-    agentId: "agent-1",
-    agentType: "coder",
-    agentUser: "",
-    kind: "step/request",
-    stepId: "",
-    sessionHint: "",
-    connection: "",
-    conversation: [],
-    finishReason: "",
-    eventId: `e${++events}`,
-    ...over,
-  });
-  return {
-    tracker,
-    state,
-    clock,
-    request(conversation, over = {}) {
-      last = over.stepId ?? `step-${++steps}`;
-      return tracker.attach(base({ ...over, conversation, stepId: last, kind: "step/request" }));
-    },
-    response(stepId, over = {}) {
-      return tracker.attach(base({ finishReason: "tool_calls", ...over, stepId, kind: "step/response" }));
-    },
-    lastStepId: () => last,
-  };
-}
 
 async function harness(
   tuning: Omit<TrackerOptions, "state" | "clock" | "newSessionId"> = {},
-): Promise<Harness> {
+): Promise<Harness<RedisSessionState>> {
   return harnessOn(await freshState(), tuning);
 }
 

@@ -2,7 +2,7 @@ import { createHash } from "node:crypto";
 import { MemorySessionState, type MemoryStateOptions } from "../../../src/session/memory-state.js";
 import type { TrackerOptions } from "../../../src/session/options.js";
 import type { ConversationEntryLike } from "../../../src/session/records.js";
-import type { IndexKind } from "../../../src/session/state.js";
+import type { IndexKind, SessionState } from "../../../src/session/state.js";
 import { type AttachInput, createSessionTracker, type SessionTracker } from "../../../src/session/tracker.js";
 
 export const MINUTE = 60_000;
@@ -62,9 +62,9 @@ export class CountingState extends MemorySessionState {
   }
 }
 
-export interface Harness {
+export interface Harness<S extends SessionState = CountingState> {
   tracker: SessionTracker;
-  state: CountingState;
+  state: S;
   clock: ManualClock;
   /** Attaches a step/request with a fresh step id unless one is given. */
   request(
@@ -81,8 +81,15 @@ export function harness(
   tuning: Omit<TrackerOptions, "state" | "clock" | "newSessionId"> = {},
   bounds: MemoryStateOptions = {},
 ): Harness {
+  return harnessOn(new CountingState(bounds), tuning);
+}
+
+/** A tracker over any state (the Redis tests use it), with a manual clock and numbered ids. */
+export function harnessOn<S extends SessionState>(
+  state: S,
+  tuning: Omit<TrackerOptions, "state" | "clock" | "newSessionId"> = {},
+): Harness<S> {
   const clock = new ManualClock();
-  const state = new CountingState(bounds);
   let sessions = 0;
   let steps = 0;
   let events = 0;
