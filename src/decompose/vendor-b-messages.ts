@@ -69,6 +69,12 @@ function citations(c: Collector, ctx: TextContext, value: unknown, path: string)
   }
 }
 
+/** A tool result's text context: its call's id, and the tool's name from that earlier call. */
+function resultContext(c: Collector, ctx: TextContext, block: JsonRecord): TextContext & { callId: string } {
+  const callId = stringOf(block.tool_use_id);
+  return { channel: Channel.TOOL_RESULT, messageIndex: ctx.messageIndex, callId, toolName: c.toolNames.get(callId) ?? "" };
+}
+
 function toolResult(
   c: Collector,
   ctx: TextContext,
@@ -77,14 +83,8 @@ function toolResult(
   path: string,
   digest: PartSink,
 ): void {
-  const callId = stringOf(block.tool_use_id);
-  const result: TextContext = {
-    channel: Channel.TOOL_RESULT,
-    messageIndex: ctx.messageIndex,
-    callId,
-    toolName: c.toolNames.get(callId) ?? "",
-  };
-  digest.part("result", callId);
+  const result = resultContext(c, ctx, block);
+  digest.part("result", result.callId);
   if (block.is_error === true) digest.part("error");
   blocks(c, result, mode, block.content, childPath(path, "content"), digest);
 }
@@ -97,13 +97,8 @@ function serverToolResult(
   path: string,
   digest: PartSink,
 ): void {
-  const callId = stringOf(block.tool_use_id);
-  const result: TextContext = {
-    channel: Channel.TOOL_RESULT,
-    messageIndex: ctx.messageIndex,
-    callId,
-    toolName: c.toolNames.get(callId) ?? "",
-  };
+  const result = resultContext(c, ctx, block);
+  const callId = result.callId;
   walkStringLeaves(block.content, childPath(path, "content"), {
     leaf: (text, leafPath, key, plain) => {
       const last = key.slice(key.lastIndexOf(".") + 1);
