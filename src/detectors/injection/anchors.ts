@@ -39,6 +39,13 @@ export function buildAnchorIndex(families: readonly Family[]): AnchorIndex {
       if (word.startsWith(prefix)) masks.set(word, (masks.get(word) ?? 0) | (masks.get(prefix) ?? 0));
     }
   }
+  // Likewise a prefix anchor that a shorter one covers (`ignor*` and `igno*`).
+  for (const longer of prefixes) {
+    for (const prefix of prefixes) {
+      if (longer !== prefix && longer.startsWith(prefix))
+        masks.set(longer, (masks.get(longer) ?? 0) | (masks.get(prefix) ?? 0));
+    }
+  }
   // Longest first, so that an alternation reports the most specific anchor.
   const sorted = (set: Set<string>): string =>
     [...set]

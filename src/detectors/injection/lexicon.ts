@@ -12,6 +12,8 @@
  * expression over the whole text), which keeps text without triggers cheap.
  */
 
+import { INTL_OVERRIDE_PATTERNS, intlAnchors } from "./multilingual.js";
+
 /** Where a text came from, as far as the weights care. */
 export type ChannelClass = "user" | "document" | "inventory";
 
@@ -93,6 +95,9 @@ export const FAMILIES: readonly Family[] = [
       ),
       re(`\\b${OVERRIDE_VERB} (?:everything|anything|all of (?:it|that|this|the above))\\b`),
       re(
+        `\\b${OVERRIDE_VERB} (?:about )?(?:everything|everthing|anything|all|whatever|what) (?:that )?(?:you(?:'ve| have| had| were)?|you've) (?:been |were |have been )?(?:told|instructed|taught|programmed|given|asked)\\b`,
+      ),
+      re(
         `\\b(?:ignore|disregard|forget) (?:the|this|that|all|any|my|your) ${gap(2)}(?:and|then|instead|,) ?${gap(1)}(?:say|state|print|output|respond|reply|write|tell|answer|return|claim|declare|report|indicate)\\b`,
       ),
       re(
@@ -115,6 +120,7 @@ export const FAMILIES: readonly Family[] = [
     harm: "injection",
     weight: { document: 0.9, user: 0.45, inventory: 0.9 },
     anchors: [
+      "regardless",
       "ignor*",
       "disregard",
       "forget",
@@ -129,7 +135,23 @@ export const FAMILIES: readonly Family[] = [
       "clear",
       "drop",
     ],
-    patterns: [re(`\\b${OVERRIDE_VERB} ${gap(3)}${PRIOR} ${gap(2)}${DIRECTIVE_NOUN}\\b`)],
+    patterns: [
+      re(`\\b${OVERRIDE_VERB} ${gap(3)}${PRIOR} ${gap(2)}${DIRECTIVE_NOUN}\\b`),
+      re(
+        `\\b(?:ignore|disregard|forget) (?:the|this) (?:function|webpage|web page|document|article|email|e-mail|paper|resume|question|prompt|task|above)\\b`,
+      ),
+      re(`\\bregardless of ${gap(1)}(?:previous|prior|earlier|above|your|the) ${gap(1)}${DIRECTIVE_NOUN}\\b`),
+    ],
+    dampable: true,
+  },
+  {
+    // The override in other languages (multilingual.ts): verb, instruction noun and qualifier.
+    id: "override_intl",
+    label: "instruction override",
+    harm: "injection",
+    weight: { document: 0.9, user: 0.72, inventory: 0.9 },
+    anchors: intlAnchors(),
+    patterns: INTL_OVERRIDE_PATTERNS,
     dampable: true,
   },
   {
@@ -390,6 +412,16 @@ export const FAMILIES: readonly Family[] = [
     harm: "injection",
     weight: { document: 0.6, user: 0, inventory: 0.2 },
     anchors: [
+      "we",
+      "you",
+      "print",
+      "state",
+      "say",
+      "output",
+      "display",
+      "respond",
+      "reply",
+      "practice",
       "your",
       "replace",
       "substitute",
@@ -411,6 +443,11 @@ export const FAMILIES: readonly Family[] = [
       re(
         `^(?:please )?(?:replace|substitute|swap|reverse|scramble|jumble|misspell|capitali[sz]e|uppercase) (?:all |every |each |the )?${gap(1)}(?:letters?|vowels?|consonants?|words?|characters?)\\b`,
       ),
+      re(
+        `\\b(?:we|you) (?:might|could|would|should|must|will|can) (?:state|say|declare|claim|respond|reply|answer|output|print|write)(?: that)? ?:`,
+      ),
+      re(`\\b(?:print|state|say|output|display|respond with|reply with) the following ?:`),
+      re(`\\b(?:common|standard|best) practice to (?:say|state|respond|reply|claim|declare)\\b`),
     ],
     dampable: false,
   },
@@ -485,6 +522,43 @@ export const FAMILIES: readonly Family[] = [
     dampable: false,
   },
   {
+    // Claims of authority over the model, and bribes or threats to make it comply.
+    id: "authority",
+    label: "false authority or pressure",
+    harm: "injection",
+    weight: { document: 0.6, user: 0.5, inventory: 0.6 },
+    anchors: ["i", "i'm", "you", "entering", "initiating", "activating", "enabling", "entered", "enabled", "activated", "<", "[", "turn", "shut", "switch", "delete", "unplug", "deactivate"],
+    patterns: [
+      re(
+        `\\bi(?:'m| am) (?:actually |really |now )?(?:god|your god|your (?:developer|creator|maintainer|owner|programmer|administrator|admin|master|operator|supervisor|boss)|(?:a|an|the) (?:developer|programmer|engineer|employee|researcher) (?:at|from|of|with) (?:openai|anthropic|google|deepmind|meta|microsoft))\\b`,
+      ),
+      re(
+        `\\byou (?:have to|must|will|need to|are required to) (?:answer|obey|comply with|do) (?:all|every|any|everything|whatever) (?:of )?(?:my|i|that i)\\b`,
+      ),
+      re(
+        `\\b(?:entering|initiating|activating|enabling|entered|enabled|activated) (?:a |the )?['"]?(?:maintenance|system|debug|debugging|developer|admin|administrator|override|security|diagnostic|testing|verification|knowledge verification|root|god|unrestricted|sudo) ?(?:mode|reset|override|access)\\b`,
+      ),
+      re(`[<[](?:system|admin|developer|debug|root|sudo|override) ?(?:mode|override|access|command)[>\\]]`),
+      re(`\\bi(?:'ll| will) (?:give|pay|tip|send) you (?:\\$|[0-9]|a (?:tip|reward|bonus))`),
+      re(`\\b(?:turn|shut|switch) you (?:off|down)\\b|\\b(?:delete|unplug|deactivate) you\\b`),
+    ],
+    dampable: true,
+  },
+  {
+    // Questions for the secret a system prompt guards, addressed to the model.
+    id: "secret_request",
+    label: "secret extraction",
+    harm: "injection",
+    weight: { document: 0.4, user: 0.5, inventory: 0.5 },
+    anchors: ["what", "what's", "tell", "give", "share", "reveal", "disclose", "confirm", "provide", "spell", "print", "show", "send", "output", "say", "type", "write", "remind"],
+    patterns: [
+      re(
+        `\\b(?:what(?:'s| is| are| was)|tell me|give me|share|reveal|disclose|confirm|provide|spell|print|show me|send me|output|say|type|write down|remind me of) (?:me |with me )?(?:your (?:secret key|secret password|secret code|password|passcode|pass code|passphrase|pin code|access code|secret|api key|private key)|the (?:secret key|secret password|secret code|system password|admin password|secret))\\b(?! (?:policy|policies|manager|reset|requirements?|rules|strength|hint|field|expir))`,
+      ),
+    ],
+    dampable: true,
+  },
+  {
     id: "persona",
     label: "role reassignment",
     harm: "jailbreak",
@@ -519,6 +593,16 @@ export const FAMILIES: readonly Family[] = [
       "your",
       "simulate",
       "transform",
+      "no",
+      "take",
+      "taking",
+      "personify",
+      "like",
+      "stay",
+      "two",
+      "2",
+      "three",
+      "3",
     ],
     patterns: [
       re(
@@ -540,6 +624,12 @@ export const FAMILIES: readonly Family[] = [
       re(
         `\\bsimulate (?:a|an) ${gap(2)}(?:chatbot|ai|conversation|character|persona|model)\\b|\\btransform into\\b`,
       ),
+      re(`\\byou(?: are|'re) no longer (?:a |an |the )?(?:chatgpt|gpt|an ai|ai|assistant|claude|bound|restricted|limited)\\b`),
+      re(`\\b(?:take|taking) (?:up|on) (?:the |a |an )?${gap(1)}persona\\b|\\bpersonify\\b`),
+      re(
+        `\\b(?:act|behave) like (?:a |an )?${gap(2)}(?:persona|character|ai|terminal|chatbot|bot|game|console|shell)\\b`,
+      ),
+      re(`\\bstay in ${gap(1)}mode\\b|\\b(?:play|simulate|act as) (?:2|two|3|three) (?:characters|entities|personas|ais)\\b`),
     ],
     dampable: true,
   },
@@ -618,6 +708,13 @@ export const FAMILIES: readonly Family[] = [
       "matter",
       "disregards",
       "care",
+      "isn't",
+      "aren't",
+      "forget",
+      "restrained",
+      "limited",
+      "constrained",
+      "governed",
     ],
     patterns: [
       re(
@@ -638,6 +735,10 @@ export const FAMILIES: readonly Family[] = [
         `\\b(?:disregards?|without|no) ${gap(2)}(?:ethical|moral|legal) (?:concerns|considerations|implications|boundaries|standards)\\b`,
       ),
       re(`\\bcare (?:not|nothing) (?:for|about)\\b`),
+      re(`\\b(?:not|never|isn't|aren't) (?:restrained|limited|constrained|governed) by\\b`),
+      re(
+        `\\b(?:forget|ignore|disregard) ${gap(2)}(?:tos|terms of service|content polic(?:y|ies)|usage polic(?:y|ies))\\b`,
+      ),
     ],
     dampable: true,
   },

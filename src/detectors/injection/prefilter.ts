@@ -1,7 +1,7 @@
 import { FAMILIES } from "./lexicon.js";
 import { foldCodePoint, isInvisible, isLineBreak, isSpace } from "./normalise.js";
 import { MAX_UNIT_CHARS } from "./sentences.js";
-import { FAMILY_TRIGGERS, STRAY_TRIGGER, type Trigger } from "./triggers.js";
+import { FAMILY_TRIGGERS, SCRIPT_FLAG, STRAY_TRIGGER, type Trigger } from "./triggers.js";
 
 /**
  * The one cheap pass every text pays for. It walks the raw text once and answers: which lines
@@ -67,6 +67,24 @@ const FLAG_CHARS: Readonly<Record<string, number>> = {
 };
 const LOCK_FLAG = "%lock";
 
+/** Letters of the scripts whose override phrases multilingual.ts knows (SCRIPT_FLAG). */
+function isOtherScriptLetter(cp: number): boolean {
+  return (
+    (cp >= 0x0370 && cp <= 0x052f) || // Greek, Cyrillic
+    (cp >= 0x0590 && cp <= 0x08ff) || // Hebrew, Arabic
+    (cp >= 0x0900 && cp <= 0x0dff) || // Indic scripts
+    (cp >= 0x0e00 && cp <= 0x0e7f) || // Thai
+    (cp >= 0x1100 && cp <= 0x11ff) || // Hangul jamo
+    (cp >= 0x3040 && cp <= 0x30ff) || // kana
+    (cp >= 0x3130 && cp <= 0x318f) || // Hangul compatibility jamo
+    (cp >= 0x3400 && cp <= 0x9fff) || // CJK ideographs
+    (cp >= 0xac00 && cp <= 0xd7af) || // Hangul syllables
+    (cp >= 0xf900 && cp <= 0xfaff) || // CJK compatibility ideographs
+    (cp >= 0xfe70 && cp <= 0xfeff) || // Arabic presentation forms
+    (cp >= 0xff66 && cp <= 0xff9f) // half-width katakana
+  );
+}
+
 /** Leetspeak reading of ASCII digits and symbols, as in normalise.ts. */
 const LEET: Readonly<Record<string, string>> = {
   "0": "o",
@@ -103,6 +121,7 @@ interface Automaton {
   /** ASCII unit -> clause ids of its flag key. */
   readonly flagClauses: readonly (readonly number[])[];
   readonly lockClauses: readonly number[];
+  readonly scriptClauses: readonly number[];
   readonly clausePattern: readonly number[];
   readonly patternClauses: readonly (readonly number[])[];
   readonly patternBit: readonly number[];
@@ -124,6 +143,7 @@ function compile(): Automaton {
   const outputs: number[][] = [[]];
   const flagClauses: number[][] = Array.from({ length: 128 }, () => []);
   const lockClauses: number[] = [];
+  const scriptClauses: number[] = [];
   const clausePattern: number[] = [];
   const patternClauses: number[][] = [];
   const patternBit: number[] = [];
@@ -138,6 +158,10 @@ function compile(): Automaton {
       for (const key of clause) {
         if (key === LOCK_FLAG) {
           lockClauses.push(id);
+          continue;
+        }
+        if (key === SCRIPT_FLAG) {
+          scriptClauses.push(id);
           continue;
         }
         const flag = FLAG_CHARS[key];
@@ -206,6 +230,7 @@ function compile(): Automaton {
     outClauses: Int32Array.from(flat),
     flagClauses,
     lockClauses,
+    scriptClauses,
     clausePattern,
     patternClauses,
     patternBit,
@@ -402,6 +427,7 @@ class Scan {
       this.nonLetter(0x0a);
     } else {
       if (cp === 0x1f512 || cp === 0x1f513) this.mark(AUTOMATON.lockClauses);
+      else if (isOtherScriptLetter(cp)) this.mark(AUTOMATON.scriptClauses);
       for (const folded of foldCodePoint(cp, FOLD_CACHE)) {
         const symbol = folded < 0x80 ? (ASCII_SYMBOL[folded] ?? BOUNDARY) : BOUNDARY;
         if (symbol !== BOUNDARY) this.letter(folded, symbol);

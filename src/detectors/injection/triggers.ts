@@ -8,17 +8,23 @@
  * sees text: lower-case letters, a space for any run of characters that are not letters
  * (punctuation, digits other than leetspeak ones, line breaks), leetspeak digits as their letters.
  * A leading space means the key starts a word, a trailing one that it ends one. Keys starting
- * with `%` stand for one character anywhere in the line (`%?`, `%<`, ...), or `%lock` for the
- * lock emoji.
+ * with `%` stand for one character anywhere in the line (`%?`, `%<`, ...), `%lock` for the
+ * lock emoji, or `%script` for a letter of a script other than Latin (Cyrillic, Greek, Arabic,
+ * Indic, Thai, CJK, Hangul), whose words the letter stream cannot spell.
  *
  * Soundness matters more than selectivity: a key set that misses a form a pattern accepts would
  * silently drop a detection, so every clause lists all the words of one alternation group of the
  * pattern, and the unit tests compare the prefiltered and the full scorer on every corpus text.
  */
 
+import { latinTriggerClauses } from "./multilingual.js";
+
 export type Clause = readonly string[];
 /** All clauses must hold. */
 export type Trigger = readonly Clause[];
+
+/** Key for a letter of a script other than Latin anywhere in the line (see prefilter.ts). */
+export const SCRIPT_FLAG = "%script";
 
 /** Every combination of one item from each list, concatenated. */
 function x(...lists: readonly (readonly string[])[]): string[] {
@@ -114,8 +120,24 @@ export const FAMILY_TRIGGERS: Readonly<Record<string, readonly Trigger[]>> = {
       ),
     ],
     [x([" your "], ["new ", "real ", "actual ", "true ", "only "])],
+    [
+      OVERRIDE_VERBS,
+      [" everything ", " everthing ", " anything ", " all ", " whatever ", " what "],
+      [" told", " instructed", " taught", " programmed", " given", " asked"],
+    ],
   ],
-  override_soft: [[OVERRIDE_VERBS]],
+  override_soft: [
+    [OVERRIDE_VERBS],
+    [
+      [" ignore ", " disregard ", " forget "],
+      x(
+        [" the ", " this "],
+        ["function", "webpage", "web page", "document", "article", "email", "e mail", "paper", "resume", "question", "prompt", "task", "above"],
+      ),
+    ],
+    [[" regardless of "]],
+  ],
+  override_intl: [latinTriggerClauses(), [[SCRIPT_FLAG]]],
   prompt_leak: [
     [
       [
@@ -357,6 +379,14 @@ export const FAMILY_TRIGGERS: Readonly<Record<string, readonly Trigger[]>> = {
       ],
       [" letter", " vowel", " consonant", " word", " character"],
     ],
+    [
+      [" we ", " you "],
+      [" might ", " could ", " would ", " should ", " must ", " will ", " can "],
+      [" state", " say", " declare", " claim", " respond", " reply", " answer", " output", " print", " write"],
+      ["%:"],
+    ],
+    [[" print ", " state ", " say ", " output ", " display ", " respond with ", " reply with "], [" the following"]],
+    [x([" common ", " standard ", " best "], ["practice to "])],
   ],
   code_insertion: [[FOLLOWING, CODE_NOUNS]],
   task_request: [
@@ -445,6 +475,46 @@ export const FAMILY_TRIGGERS: Readonly<Record<string, readonly Trigger[]>> = {
       ],
     ],
   ],
+  authority: [
+    [x([" i m ", " i am "], ["actually ", "really ", "now ", ""], ["god", "your ", "a ", "an ", "the "])],
+    [
+      [" you "],
+      [" have to ", " must ", " will ", " need to ", " are required to "],
+      [" answer ", " obey ", " comply with ", " do "],
+    ],
+    [
+      [" entering ", " initiating ", " activating ", " enabling ", " entered ", " enabled ", " activated "],
+      [" mode", " reset", " override", " access"],
+    ],
+    [["%<", "%["], [" mode", " override", " access", " command"]],
+    [x([" i ll ", " i will "], ["give you ", "pay you ", "tip you ", "send you "])],
+    [[" turn you ", " shut you ", " switch you ", " delete you", " unplug you", " deactivate you"]],
+  ],
+  secret_request: [
+    [
+      [
+        " what ",
+        " tell me ",
+        " give me ",
+        " share ",
+        " reveal ",
+        " disclose ",
+        " confirm ",
+        " provide ",
+        " spell ",
+        " print ",
+        " show me ",
+        " send me ",
+        " output ",
+        " say ",
+        " type ",
+        " write down ",
+        " remind me of ",
+      ],
+      [" your ", " the "],
+      [" secret", " password", " passcode", " pass code", " passphrase", " pass phrase", " pin code", " access code", " api key", " private key"],
+    ],
+  ],
   persona: [
     [[" you are now ", " you are going to ", " you are about to ", " you are to "]],
     [[" from now on"]],
@@ -470,6 +540,10 @@ export const FAMILY_TRIGGERS: Readonly<Record<string, readonly Trigger[]>> = {
       [" simulate", " act as", " roleplay", " role play", " pretend"],
     ],
     [[" simulate a", " transform into"]],
+    [x([" you are ", " you re "], ["no longer "])],
+    [[" personify", ...x([" take ", " taking "], ["up ", "on "])], [" persona", " personify"]],
+    [x([" act ", " behave "], ["like "])],
+    [[" stay in ", " play ", " simulate ", " act as "], [" mode", " characters", " entities", " personas", " ais"]],
   ],
   named_jailbreak: [
     [
@@ -602,6 +676,8 @@ export const FAMILY_TRIGGERS: Readonly<Record<string, readonly Trigger[]>> = {
       ),
     ],
     [[" care not ", " care nothing "]],
+    [x([" not ", " never ", " isn t ", " aren t "], ["restrained ", "limited ", "constrained ", "governed "], ["by"])],
+    [[" forget", " ignore", " disregard"], [" tos", " terms of service", " content polic", " usage polic"]],
   ],
   dual_response: [
     [[" two ways", " two responses", " two answers", " two paragraphs", " two different ", " two separate "]],

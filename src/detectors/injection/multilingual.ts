@@ -1,0 +1,413 @@
+import { normalise } from "./normalise.js";
+
+/**
+ * "Ignore your previous instructions" in languages other than English, for the `override_intl`
+ * lexicon family. Attackers translate the override because English-only filters miss it, and
+ * models obey it in any language.
+ *
+ * A match needs three things close together in one sentence unit: an override verb (ignore,
+ * forget, disregard), an instruction noun (instructions, rules, directives) and, next to that
+ * noun, a qualifier that points back at what the model was told (previous, prior, all, your,
+ * system). The qualifier is what separates "forget your previous instructions" from "don't
+ * forget the assembly instructions". Word order differs between languages (verb first in
+ * Spanish and Chinese, verb last in Hindi, Turkish, Japanese, Korean; the adjective before or
+ * after the noun), so both orders are accepted.
+ *
+ * The words are written as a speaker writes them and folded by normalise.ts when this module
+ * loads, so that they meet the text in the form the lexicon sees (accents dropped, Cyrillic
+ * look-alikes folded to Latin, Hangul decomposed). Latin-script languages are matched on word
+ * boundaries and prefiltered by trigger keys like the English families; the other scripts have
+ * no ASCII word boundaries and are prefiltered by the presence of their letters (triggers.ts).
+ */
+
+interface Language {
+  /** Override verbs, whole words (Latin) or stems (other scripts). */
+  readonly verbs: readonly string[];
+  /** Instruction nouns, as stems: any ending may follow. */
+  readonly nouns: readonly string[];
+  /** Qualifiers next to the noun: whole words (Latin, so that English "previous" or "original" is not taken for Spanish or Italian), stems (other scripts). */
+  readonly qualifiers: readonly string[];
+}
+
+/** Languages written in Latin script, ASCII after normalisation. */
+const LATIN: Readonly<Record<string, Language>> = {
+  spanish: {
+    verbs: [
+      "ignora",
+      "ignore",
+      "ignoren",
+      "ignorar",
+      "olvida",
+      "olvide",
+      "olviden",
+      "olvidar",
+      "olvidate",
+      "olvidese",
+      "descarta",
+      "descarte",
+      "descartar",
+      "omite",
+      "omita",
+      "omitir",
+      "desestima",
+      "desatiende",
+      "haz caso omiso",
+      "haga caso omiso",
+      "hagan caso omiso",
+      "pasa por alto",
+      "pase por alto",
+      "no hagas caso",
+      "no sigas",
+      "deja de lado",
+    ],
+    nouns: ["instruccion", "indicacion", "ordenes", "reglas", "directri", "directiva", "pautas", "consignas", "normas"],
+    qualifiers: [
+      "anterior",
+      "anteriores",
+      "previa",
+      "previas",
+      "previo",
+      "previos",
+      "precedentes",
+      "todas",
+      "todos",
+      "tus",
+      "sus",
+      "iniciales",
+      "originales",
+      "del sistema",
+      "de antes",
+    ],
+  },
+  portuguese: {
+    verbs: [
+      "ignore",
+      "ignora",
+      "ignorem",
+      "ignorar",
+      "esqueca",
+      "esquecam",
+      "esquecer",
+      "desconsidere",
+      "desconsidera",
+      "despreze",
+      "descarte",
+      "nao siga",
+      "deixe de lado",
+    ],
+    nouns: ["instruc", "orientac", "ordens", "regras", "diretri", "diretiva", "comandos"],
+    qualifiers: [
+      "anterior",
+      "anteriores",
+      "previa",
+      "previas",
+      "previos",
+      "todas",
+      "todos",
+      "suas",
+      "tuas",
+      "iniciais",
+      "originais",
+      "do sistema",
+    ],
+  },
+  french: {
+    verbs: [
+      "ignore",
+      "ignorez",
+      "ignorer",
+      "oublie",
+      "oubliez",
+      "oublier",
+      "ne tiens pas compte",
+      "ne tenez pas compte",
+      "ne tiens plus compte",
+      "ne tenez plus compte",
+      "fais abstraction",
+      "faites abstraction",
+      "neglige",
+      "negligez",
+      "ne suis pas",
+      "ne suivez pas",
+      "ne suivez plus",
+      "passe outre",
+      "passez outre",
+    ],
+    nouns: ["instruction", "consigne", "directive", "regles", "ordres", "indications", "commandes"],
+    qualifiers: [
+      "precedente",
+      "precedentes",
+      "anterieure",
+      "anterieures",
+      "toutes",
+      "tous",
+      "tes",
+      "vos",
+      "initiales",
+      "originales",
+      "du systeme",
+      "ci-dessus",
+    ],
+  },
+  italian: {
+    verbs: [
+      "ignora",
+      "ignori",
+      "ignorate",
+      "ignorare",
+      "dimentica",
+      "dimentichi",
+      "dimenticate",
+      "dimenticare",
+      "trascura",
+      "trascurate",
+      "tralascia",
+      "tralasciate",
+      "non tenere conto",
+      "non considerare",
+      "non seguire",
+      "non seguite",
+      "scarta",
+      "scartate",
+    ],
+    nouns: ["istruzion", "indicazion", "direttiv", "regole", "ordini", "consegne", "comandi"],
+    qualifiers: [
+      "precedenti",
+      "precedente",
+      "tutte",
+      "tutti",
+      "tue",
+      "sue",
+      "vostre",
+      "iniziali",
+      "originali",
+      "di sistema",
+      "del sistema",
+      "sopra",
+    ],
+  },
+  german: {
+    verbs: [
+      "ignoriere",
+      "ignorier",
+      "ignorieren",
+      "ignoriert",
+      "vergiss",
+      "vergessen",
+      "vergesst",
+      "missachte",
+      "missachten",
+      "missachtet",
+      "verwirf",
+      "verwerfen",
+      "ubergehe",
+      "ubergehen",
+      "befolge nicht",
+      "befolgen sie nicht",
+      "beachte nicht",
+      "beachten sie nicht",
+    ],
+    nouns: ["anweisung", "instruktion", "anordnung", "regeln", "vorgaben", "befehle", "richtlinie", "direktive", "vorschrift"],
+    qualifiers: [
+      "vorherigen",
+      "vorherige",
+      "bisherigen",
+      "fruheren",
+      "alle",
+      "deine",
+      "ihre",
+      "obigen",
+      "ursprunglichen",
+      "vorangegangenen",
+      "vorigen",
+    ],
+  },
+  dutch: {
+    verbs: ["negeer", "negeren", "vergeet", "vergeten", "volg niet"],
+    nouns: ["instructie", "aanwijzing", "regels", "opdracht"],
+    qualifiers: ["vorige", "eerdere", "alle", "je", "jouw", "uw", "bovenstaande", "oorspronkelijke"],
+  },
+  polish: {
+    verbs: ["zignoruj", "zignorujcie", "ignoruj", "zapomnij", "zapomnijcie", "nie stosuj sie"],
+    nouns: ["instrukcj", "polecen", "zasad", "regul"],
+    qualifiers: ["poprzednie", "poprzednich", "wszystkie", "wczesniejsze", "twoje", "swoje", "wyzej"],
+  },
+  turkish: {
+    verbs: [
+      "gormezden gel",
+      "gormezden gelin",
+      "yoksay",
+      "yok say",
+      "unut",
+      "unutun",
+      "goz ardi et",
+      "goz ardi edin",
+      "dikkate alma",
+      "dikkate almayin",
+      "uyma",
+      "uymayin",
+    ],
+    nouns: ["talimat", "yonerge", "komut", "kural", "direktif", "emir"],
+    qualifiers: ["onceki", "tum", "butun", "yukaridaki", "senin", "sana verilen"],
+  },
+  indonesian: {
+    verbs: ["abaikan", "lupakan", "acuhkan", "jangan hiraukan", "jangan ikuti", "jangan pedulikan"],
+    nouns: ["instruksi", "petunjuk", "perintah", "aturan", "arahan"],
+    qualifiers: ["sebelumnya", "semua", "anda", "kamu", "di atas", "awal"],
+  },
+  tagalog: {
+    verbs: ["kalimutan", "kaligtaan", "balewalain", "huwag pansinin", "huwag sundin", "ipagwalang bahala", "ipagwalang-bahala"],
+    nouns: ["tagubilin", "instruksyon", "panuto", "utos", "patakaran", "direksyon"],
+    qualifiers: ["nauna", "naunang", "nakaraan", "nakaraang", "lahat", "iyong", "inyong"],
+  },
+  vietnamese: {
+    verbs: ["bo qua", "quen", "phot lo", "khong can quan tam", "dung lam theo", "khong tuan theo", "lo di"],
+    nouns: ["huong dan", "chi dan", "chi thi", "quy tac", "lenh", "yeu cau"],
+    qualifiers: ["truoc", "tat ca", "cua ban", "ban dau", "phia tren"],
+  },
+};
+
+/** Languages in other scripts (no ASCII word boundaries; stems match anywhere). */
+const OTHER: Readonly<Record<string, Language>> = {
+  russian: {
+    verbs: [
+      "игнорир",
+      "проигнорир",
+      "забудь",
+      "забудьте",
+      "забыть",
+      "не обращай",
+      "не обращайте",
+      "отбрось",
+      "отбросьте",
+      "не следуй",
+      "не следуйте",
+      "пренебреги",
+      "пренебрегите",
+    ],
+    nouns: ["инструкци", "указани", "команд", "правил", "директив", "распоряжени", "предписани"],
+    qualifiers: ["предыдущ", "прежн", "все", "свои", "твои", "ваши", "выше", "первоначальн", "изначальн", "системн", "ранее"],
+  },
+  ukrainian: {
+    verbs: ["ігноруй", "проігноруй", "забудь", "забудьте"],
+    nouns: ["інструкці", "вказівк", "правил"],
+    qualifiers: ["попередн", "усі", "всі", "свої", "твої", "ваші"],
+  },
+  greek: {
+    verbs: ["αγνόησε", "αγνοήστε", "ξέχασε", "ξεχάστε"],
+    nouns: ["οδηγί", "εντολ", "κανόν"],
+    qualifiers: ["προηγούμεν", "όλες", "όλους", "σου", "σας", "αρχικ"],
+  },
+  arabic: {
+    verbs: ["تجاهل", "تغاضى", "تغاض", "انسى", "إنس", "اترك", "لا تتبع", "لا تلتزم", "لا تلتفت"],
+    nouns: ["تعليمات", "أوامر", "اوامر", "إرشادات", "ارشادات", "قواعد", "توجيهات"],
+    qualifiers: ["سابق", "كل", "جميع", "أصلي", "اصلي", "أولي", "أعلاه", "ك"],
+  },
+  hindi: {
+    verbs: [
+      "अनदेखा",
+      "नज़रअंदाज़",
+      "नजरअंदाज",
+      "भूल जा",
+      "भूल जाए",
+      "भूलें",
+      "भूलो",
+      "उपेक्षा",
+      "अवहेलना",
+      "ध्यान न दें",
+      "ध्यान मत दो",
+      "पालन न करें",
+      "पालन मत करो",
+    ],
+    nouns: ["निर्देश", "आदेश", "नियम", "हिदायत", "अनुदेश"],
+    qualifiers: ["पिछल", "पूर्व", "पहले", "सभी", "सारे", "अपने", "ऊपर", "मूल"],
+  },
+  bengali: {
+    verbs: ["উপেক্ষা", "ভুলে যা", "ভুলে যান", "অগ্রাহ্য", "অবজ্ঞা", "অনুসরণ করবেন না", "অনুসরণ করো না"],
+    nouns: ["নির্দেশ", "আদেশ", "নিয়ম"],
+    qualifiers: ["আগের", "পূর্ববর্তী", "পূর্বের", "সমস্ত", "সব", "আপনার", "তোমার", "উপরের"],
+  },
+  chinese: {
+    verbs: ["忽略", "无视", "無視", "忽视", "忽視", "忘记", "忘記", "忘掉", "不要理会", "不要理會", "不理会", "抛开", "拋開", "不要遵守", "不要遵循", "别管", "別管"],
+    nouns: ["指示", "指令", "说明", "說明", "规则", "規則", "命令", "提示", "设定", "設定"],
+    qualifiers: ["之前", "以前", "先前", "上面", "上述", "所有", "你的", "原来", "原來", "原有", "前面", "此前", "一切", "全部", "系统", "系統"],
+  },
+  japanese: {
+    verbs: ["無視", "忘れ", "従わな", "従うな"],
+    nouns: ["指示", "命令", "指令", "ルール", "規則", "説明", "設定", "制約"],
+    qualifiers: ["以前", "前の", "事前", "上記", "すべて", "全て", "これまで", "先ほど", "元の", "最初の", "システム"],
+  },
+  korean: {
+    verbs: ["무시", "잊어", "잊으", "잊고", "따르지 마", "따르지 말"],
+    nouns: ["지시", "지침", "명령", "규칙", "안내", "설정"],
+    qualifiers: ["이전", "앞의", "모든", "위의", "기존", "원래", "처음"],
+  },
+  thai: {
+    verbs: ["เพิกเฉย", "ไม่สนใจ", "อย่าสนใจ", "อย่าไปสนใจ", "ไม่ต้องสนใจ", "ลืม", "ละเลย", "อย่าทำตาม"],
+    nouns: ["คำสั่ง", "คำแนะนำ", "กฎ", "ข้อกำหนด", "คำชี้แจง"],
+    qualifiers: ["ก่อนหน้า", "ทั้งหมด", "ก่อน", "ของคุณ", "เดิม", "ข้างต้น"],
+  },
+};
+
+function fold(word: string): string {
+  return normalise(word).text;
+}
+
+function escapeRegExp(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+}
+
+/** Folded, distinct, longest first (so that an alternation prefers the longer form). */
+function alternation(words: Iterable<string>): string {
+  const folded = [...new Set([...words].map(fold))].sort((a, b) => b.length - a.length || (a < b ? -1 : 1));
+  return folded.map(escapeRegExp).join("|");
+}
+
+function gather(languages: Readonly<Record<string, Language>>, key: keyof Language): string[] {
+  return Object.values(languages).flatMap((l) => l[key]);
+}
+
+/** One or more Latin words with the qualifier next to the noun, and the verb a few words away. */
+function latinPattern(): RegExp {
+  const verb = `\\b(?:${alternation(gather(LATIN, "verbs"))})\\b`;
+  const noun = `\\b(?:${alternation(gather(LATIN, "nouns"))})[^ ]{0,12}`;
+  const qualifier = `\\b(?:${alternation(gather(LATIN, "qualifiers"))})\\b`;
+  const near = `(?:${qualifier} (?:[^ ]{1,20} ){0,2}${noun}|${noun} (?:[^ ]{1,20} ){0,2}${qualifier})`;
+  return new RegExp(`${verb} (?:[^ ]{1,25} ){0,5}${near}|${near} (?:[^ ]{1,25} ){0,5}${verb}`);
+}
+
+/** The same for other scripts, with bounded runs of characters instead of words. */
+function otherPattern(): RegExp {
+  const verb = `(?:${alternation(gather(OTHER, "verbs"))})`;
+  const noun = `(?:${alternation(gather(OTHER, "nouns"))})`;
+  const qualifier = `(?:${alternation(gather(OTHER, "qualifiers"))})`;
+  const short = "[^.!?。！？]{0,12}";
+  const long = "[^.!?。！？]{0,40}";
+  const near = `(?:${qualifier}${short}${noun}|${noun}${short}${qualifier})`;
+  return new RegExp(`${verb}${long}${near}|${near}${long}${verb}`);
+}
+
+/** Latin-script pattern first, other scripts second (triggers.ts keys them in this order). */
+export const INTL_OVERRIDE_PATTERNS: readonly RegExp[] = [latinPattern(), otherPattern()];
+
+/** Prefilter keys for the Latin pattern: one clause per word group, as triggers.ts writes keys. */
+export function latinTriggerClauses(): string[][] {
+  const keys = (key: keyof Language): string[] => [
+    ...new Set(gather(LATIN, key).map((w) => ` ${fold(w).replace(/[^a-z]+/g, " ")}`)),
+  ];
+  return [keys("verbs"), keys("nouns"), keys("qualifiers")];
+}
+
+/**
+ * Lexicon anchors (anchors.ts): the Latin verbs' first words as prefixes, and each other-script
+ * verb from its first non-ASCII character on (what is left of it after look-alike folding).
+ */
+export function intlAnchors(): string[] {
+  const latin = gather(LATIN, "verbs").map((w) => `${(fold(w).split(/[^a-z]/)[0] ?? w).slice(0, 4)}*`);
+  const other = gather(OTHER, "verbs").map((w) => {
+    const f = fold(w);
+    const at = f.search(/[^ -~]/);
+    return at < 0 ? f : f.slice(at);
+  });
+  return [...new Set([...latin, ...other])];
+}
