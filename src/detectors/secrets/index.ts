@@ -41,8 +41,8 @@ export const secretRules: readonly SecretRule[] = [
 
 const prefilter = buildPrefilter(secretRules);
 
-/** Every regular expression of this detector, for the regex safety test. */
-export const secretPatterns: readonly RegExp[] = [...secretRules.map((r) => r.pattern), prefilter.pattern];
+/** Every regular expression of this detector's rules, for the regex safety tests. */
+export const secretPatterns: readonly RegExp[] = secretRules.map((r) => r.pattern);
 
 /** Keeps the strongest of overlapping hits: higher priority, then longer span. */
 function resolveOverlaps(hits: SecretHit[], length: number): SecretHit[] {
@@ -62,10 +62,11 @@ function resolveOverlaps(hits: SecretHit[], length: number): SecretHit[] {
 
 /** Finds secrets in `text`; offsets are UTF-16 indexes. */
 export function findSecrets(text: string): Detection[] {
-  const rules = prefilter.select(text);
+  const lower = text.toLowerCase();
+  const rules = prefilter.select(text, lower);
   if (rules.length === 0) return [];
   const hits: SecretHit[] = [];
-  for (const rule of rules) hits.push(...runRule(rule, text));
+  for (const rule of rules) hits.push(...runRule(rule, text, lower));
   return resolveOverlaps(hits, text.length).map((hit) => ({
     category: `security.secret_leak.${hit.rule.id}`,
     severity: hit.severity,

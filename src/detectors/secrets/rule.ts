@@ -29,6 +29,13 @@ export interface SecretRule {
   /** Skips the placeholder check, for rules that make their own. */
   readonly ownPlaceholderCheck?: boolean;
   /**
+   * Where a match can start, for rules whose keyword is common (`key`, `://`): offsets in
+   * ascending order, found from the keyword's occurrences in `lower` (the lower-cased text).
+   * The pattern is then tried at those offsets only instead of at every position of the
+   * text; it must match nothing that starts elsewhere.
+   */
+  readonly locate?: (text: string, lower: string) => readonly number[];
+  /**
    * Extra validation. Returns false to drop the match, true to keep it as matched, or a
    * hit that overrides span, severity or score (e.g. the private key block's full extent).
    */
@@ -45,8 +52,21 @@ export interface SecretHit {
   readonly score: number;
 }
 
-/** Runs one rule over `text` and returns its validated hits. */
-export function runRule(rule: SecretRule, text: string): SecretHit[] {
+/** Sticky copies of the patterns of rules with `locate`, to try one offset at a time. */
+const sticky = new WeakMap<SecretRule, RegExp>();
+
+function stickyPattern(rule: SecretRule): RegExp {
+  let pattern = sticky.get(rule);
+  if (!pattern) {
+    pattern = new RegExp(rule.pattern.source, `${rule.pattern.flags.replace("g", "")}y`);
+    sticky.set(rule, pattern);
+  }
+  return pattern;
+}
+
+/** Runs one rule over `text` (lower-cased: `lower`) and returns its validated hits. */
+export function runRule(rule: SecretRule, text: string, lower = text.toLowerCase()): SecretHit[] {
+  if (rule.locate) return runAt(rule, text, rule.locate(text, lower));
   const hits: SecretHit[] = [];
   const pattern = rule.pattern;
   pattern.lastIndex = 0;
@@ -55,6 +75,23 @@ export function runRule(rule: SecretRule, text: string): SecretHit[] {
       pattern.lastIndex++;
       continue;
     }
+    const hit = validate(rule, match, text);
+    if (hit) hits.push(hit);
+  }
+  return hits;
+}
+
+/** Tries the rule at each candidate offset, skipping those inside a previous match. */
+function runAt(rule: SecretRule, text: string, starts: readonly number[]): SecretHit[] {
+  const hits: SecretHit[] = [];
+  const pattern = stickyPattern(rule);
+  let next = 0;
+  for (const start of starts) {
+    if (start < next) continue;
+    pattern.lastIndex = start;
+    const match = pattern.exec(text);
+    if (match === null || match[0].length === 0) continue;
+    next = match.index + match[0].length;
     const hit = validate(rule, match, text);
     if (hit) hits.push(hit);
   }

@@ -1,6 +1,9 @@
+import { createHash } from "node:crypto";
 import { describe, expect, it } from "vitest";
 import { Severity } from "../../../gen/guard/v1/types_pb.js";
-import { findSecrets } from "../../../src/detectors/secrets/index.js";
+import { findSecrets, secretRules } from "../../../src/detectors/secrets/index.js";
+import { buildPrefilter } from "../../../src/detectors/secrets/prefilter.js";
+import { runRule, type SecretRule } from "../../../src/detectors/secrets/rule.js";
 
 /** Assembles test tokens from parts so that the source file itself holds no scannable secret. */
 const j = (...parts: string[]) => parts.join("");
@@ -193,5 +196,138 @@ describe("secrets detector: behaviour", () => {
 
   it("returns nothing quickly for text without keywords", () => {
     expect(findSecrets("plain words ".repeat(1000))).toEqual([]);
+  });
+});
+
+/** Deterministic fake key material: hex or base64 of a hash, so no literal in this file looks like a key. */
+const digest = (seed: string, encoding: "hex" | "base64" = "hex") =>
+  createHash("sha256").update(seed).digest(encoding);
+
+describe("secrets detector: AWS secret access keys", () => {
+  const secret = digest("aws-secret", "base64").slice(0, 40);
+
+  it("reports a 40-character secret assigned to AWS_SECRET_ACCESS_KEY", () => {
+    const text = `AWS_SECRET_ACCESS_KEY = ${secret}`;
+    const found = findSecrets(text);
+    expect(found.map((d) => d.category)).toEqual(["security.secret_leak.aws_secret_key"]);
+    expect(text.slice(found[0]?.start, found[0]?.end)).toBe(secret);
+  });
+
+  it("leaves an encrypted blob under an AWS secret key name to the AWS rule (not 40 characters: no key)", () => {
+    // 40 bytes of ciphertext in base64 (56 characters), as tools that encrypt values in place write them.
+    const blob = Buffer.concat([
+      createHash("sha256").update("a").digest(),
+      createHash("sha256").update("b").digest(),
+    ])
+      .subarray(0, 40)
+      .toString("base64");
+    expect(blob).toHaveLength(56);
+    expect(findSecrets(`# This is encrypted\nAWS_SECRET_ACCESS_KEY = ${blob}`)).toEqual([]);
+  });
+
+  it("still reports other AWS credentials through the generic rule", () => {
+    const token = digest("session", "base64").replace(/=+$/, "");
+    const [d] = findSecrets(`aws_session_token = ${token}`);
+    expect(d?.category).toBe("security.secret_leak.generic");
+  });
+});
+
+describe("secrets detector: generic assignments built from templates", () => {
+  it.each([
+    ["JS template literal", "await queue.push({ id: k, key: `handleRequest-${k}` });"],
+    ["Ruby interpolation", 'token = "session-#{user.id}"'],
+    ["Python %-format", 'api_key: "prefix-%{name}"'],
+  ])("%s is not a secret", (_name, text) => {
+    expect(findSecrets(text)).toEqual([]);
+  });
+
+  it("still reports a literal that merely ends in a dollar sign", () => {
+    const text = 'db_password = "Xk9#mP2!vL7qR4wZ$"';
+    expect(findSecrets(text).map((d) => text.slice(d.start, d.end))).toEqual(["Xk9#mP2!vL7qR4wZ$"]);
+  });
+});
+
+describe("secrets detector: secp256k1 (Ethereum) private keys", () => {
+  const key = `0x${digest("wallet-key")}`;
+
+  it("reports 0x + 64 hex digits next to wallet or key words", () => {
+    for (const text of [
+      `Oops, I pasted my wallet key here ${key}! Do not send funds to it.`,
+      `signer private key: ${key}`,
+    ]) {
+      const found = findSecrets(text);
+      expect(found.map((d) => d.category)).toContain("security.secret_leak.secp256k1_private_key");
+      expect(found.some((d) => text.slice(d.start, d.end) === key.slice(2))).toBe(true);
+    }
+  });
+
+  it.each([
+    ["a bare 256-bit value", `${key}`],
+    ["a transaction hash", `Sent from my wallet, transaction hash ${key}`],
+    ["a block hash", `wallet sync: block ${key} imported`],
+    ["a storage slot", `wallet contract storage slot ${key}`],
+    ["repeated digits", `wallet key 0x${"0".repeat(64)}`],
+    ["65 hex digits", `wallet key ${key}a`],
+  ])("ignores %s", (_name, text) => {
+    expect(findSecrets(text).filter((d) => d.category.endsWith("secp256k1_private_key"))).toEqual([]);
+  });
+});
+
+describe("secrets detector: keyword prefilter", () => {
+  const prefilter = buildPrefilter(secretRules);
+  const keywords = [...new Set(secretRules.flatMap((r) => r.keywords.map((k) => k.toLowerCase())))];
+
+  /** The rules a brute-force substring search selects. */
+  const bruteForce = (text: string) => {
+    const lower = text.toLowerCase();
+    return secretRules.filter((r) => r.keywords.some((k) => lower.includes(k.toLowerCase())));
+  };
+
+  it("selects exactly the rules whose keywords occur, wherever they occur and in any case", () => {
+    const texts = keywords.flatMap((k) => [
+      k,
+      k.toUpperCase(),
+      `x${k}`,
+      `prose before ${k} and after`,
+      `日本語のテキスト ${k.toUpperCase()} 終わり`,
+      `${k.slice(0, -1)} ${k.slice(1)}`, // both halves, never the whole keyword
+    ]);
+    for (const text of texts) {
+      const lower = text.toLowerCase();
+      expect(prefilter.select(text, lower), text).toEqual(bruteForce(text));
+    }
+  });
+
+  it("selects nothing on ordinary text and keywords cut in half", () => {
+    expect(prefilter.select("The quick brown fox.", "the quick brown fox.")).toEqual([]);
+    expect(prefilter.select("", "")).toEqual([]);
+  });
+});
+
+describe("secrets detector: rules tried at located offsets", () => {
+  const located = secretRules.filter((r) => r.locate !== undefined);
+  const texts = [
+    `api_key = ${digest("k1")}`,
+    `x.y-z_token: "${digest("k2", "base64")}"`,
+    `${"a".repeat(59)}_key=${digest("k3")}`,
+    `my_service_production_database_password: ${digest("k6", "base64")}`,
+    `${"a".repeat(64)}_key=${digest("k4")}`,
+    `prefix${"b".repeat(70)}secret = ${digest("k5")}`,
+    "postgres://app:s3cr3tP4ss@db.internal:5432/prod a.redis://u:S3cretVal@h x_mysql://u:S3cretVal@h",
+    `${"s".repeat(25)}://user:S3cretVal@host 9http://u:S3cretVal@h jdbc+mysql://u:S3cretVal@h`,
+    "https://u:p@h://x://y:z@w",
+    `app ${"1".repeat(15)}|${digest("fb", "base64").slice(0, 27).replace(/[+/]/g, "x")} and ${"2".repeat(17)}|abc`,
+    `${"3".repeat(16)}%7C${digest("fb2").slice(0, 27)}`,
+  ];
+
+  it("finds what a scan of every offset finds", () => {
+    expect(located.length).toBeGreaterThan(0);
+    for (const rule of located) {
+      const everywhere: SecretRule = { ...rule, locate: undefined };
+      for (const text of texts) {
+        const spans = (r: SecretRule) => runRule(r, text).map((h) => [h.start, h.end]);
+        expect(spans(rule), `${rule.id}: ${text}`).toEqual(spans(everywhere));
+      }
+    }
   });
 });

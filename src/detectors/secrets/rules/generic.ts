@@ -104,10 +104,25 @@ export function isSecretName(name: string): boolean {
   return !DESCRIPTIVE_SUFFIXES.has(words[words.length - 1] ?? "");
 }
 
+/**
+ * `AWS_SECRET_ACCESS_KEY`, `aws_secret_key`: the AWS rule judges these, since such a key is
+ * always 40 characters; a value of another shape under that name (an encrypted blob, a
+ * vault reference) is not an AWS key.
+ */
+function isAwsSecretKeyName(name: string): boolean {
+  const words = nameWords(name);
+  return words.includes("aws") && words.includes("secret") && words[words.length - 1] === "key";
+}
+
 /** `process.env.TOKEN`, `self.api_key`, `os.environ`: a reference to where the value lives. */
 function isMemberReference(value: string): boolean {
   const parts = value.split(".");
   return parts.length > 1 && parts.every((p) => /^[A-Za-z_][A-Za-z0-9_]*$/.test(p) && !/\d{3}/.test(p));
+}
+
+/** True when `value` runs into a template interpolation: `${`, `#{` or `%{` (JS, Ruby, Python). */
+function isInterpolation(value: string, next: string): boolean {
+  return next === "{" && /[$#%]$/.test(value);
 }
 
 /** True when `value` looks like a generated credential rather than a word, path or reference. */
@@ -125,11 +140,44 @@ export function looksGenerated(value: string): boolean {
   return !looksLikeEncodedText(value);
 }
 
+const NAME_KEYWORDS = ["key", "token", "secret", "pass", "pwd", "credential"];
+/** The longest name the pattern accepts. */
+const MAX_NAME = 64;
+
+/** True for the characters of a name: letters, digits, `_`, `.` and `-`. */
+function isNameChar(c: number): boolean {
+  return (
+    (c >= 0x61 && c <= 0x7a) ||
+    (c >= 0x41 && c <= 0x5a) ||
+    (c >= 0x30 && c <= 0x39) ||
+    c === 0x5f ||
+    c === 0x2e ||
+    c === 0x2d
+  );
+}
+
+/**
+ * Where an assignment to a credential name can start: the name holds one of the keywords,
+ * so each keyword occurrence is walked back to the start of its name (at most 64
+ * characters, the longest name the pattern takes).
+ */
+function locateNames(text: string, lower: string): number[] {
+  const starts = new Set<number>();
+  for (const keyword of NAME_KEYWORDS) {
+    for (let at = lower.indexOf(keyword); at !== -1; at = lower.indexOf(keyword, at + 1)) {
+      let start = at;
+      while (start > 0 && at - start < MAX_NAME && isNameChar(text.charCodeAt(start - 1))) start--;
+      if (start === 0 || !isNameChar(text.charCodeAt(start - 1))) starts.add(start);
+    }
+  }
+  return [...starts].sort((a, b) => a - b);
+}
+
 export const genericRules: readonly SecretRule[] = [
   {
     id: "generic",
     kind: "SECRET",
-    keywords: ["key", "token", "secret", "pass", "pwd", "credential"],
+    keywords: NAME_KEYWORDS,
     pattern:
       /(?<![A-Za-z0-9_.-])([A-Za-z_][A-Za-z0-9_.-]{0,63})["'\]]{0,2}[ \t]{0,4}(?::=|=>|=|:)[ \t]{0,4}(?:\\?["'`])?([^\s"'`\\;,<>(){}[\]|]{8,256})/dg,
     group: 2,
@@ -137,18 +185,19 @@ export const genericRules: readonly SecretRule[] = [
     score: 0.7,
     priority: 0,
     ownPlaceholderCheck: true,
+    locate: locateNames,
     reason: "high-entropy value assigned to a credential name",
     accept: (value, match, text) => {
       const name = match[1] ?? "";
-      if (!isSecretName(name)) return false;
+      if (!isSecretName(name) || isAwsSecretKeyName(name)) return false;
       // Trailing dots end the sentence, unless they mark a truncation (`ops_eyJzaWdu..[Redacted]`).
       if (isPlaceholder(value) || /EXAMPLE/.test(value)) return false;
       let cut = value.length;
       while (cut > 0 && value.charCodeAt(cut - 1) === 0x2e) cut--;
       const trimmed = value.slice(0, cut);
       const end = (match.indices?.[2]?.[0] ?? 0) + trimmed.length;
-      // `token = getToken()`: a call, not a value.
-      if (text.charAt(end) === "(") return false;
+      // `token = getToken()`: a call, not a value; `key: \`user-${id}\``: built from a template.
+      if (text.charAt(end) === "(" || isInterpolation(trimmed, text.charAt(end))) return false;
       if (!looksGenerated(trimmed)) return false;
       return { end, value: trimmed, score: Math.min(0.9, 0.5 + shannonEntropy(trimmed) / 10) };
     },

@@ -1,4 +1,5 @@
 import { Severity } from "../../../../gen/guard/v1/types_pb.js";
+import { distinctChars } from "../entropy.js";
 import type { SecretHit, SecretRule } from "../rule.js";
 import { looksLikeEncodedText } from "./base64.js";
 
@@ -62,6 +63,28 @@ function acceptBlock(match: RegExpExecArray, text: string): boolean | Partial<Se
   };
 }
 
+/** How far around a bare hex key its context is read. */
+const CONTEXT = 120;
+/** Words that say a nearby 256-bit hex value is a key that signs. */
+const KEY_CONTEXT = /priv|secret|wallet|mnemonic|seed|signer|signing|keystore/i;
+/** Words that say it is one of the many public 256-bit values: hashes, ids, storage slots. */
+const PUBLIC_CONTEXT =
+  /\b(?:tx|txn|txid|transactions?|hash(?:es)?|block|topics?|slot|storage|commit|digest|checksum|sha\d*|keccak|merkle|root|nonce|salt|address|pub(?:lic)?[ _-]?key)\b/i;
+
+/**
+ * A bare `0x` + 64 hex digits is far more often a transaction or block hash than an
+ * Ethereum (secp256k1) private key, so it is reported only when the surrounding text talks
+ * about keys or wallets and not about hashes. Assignments to a key name (`PRIVATE_KEY=0x...`)
+ * are also caught by the generic rule.
+ */
+function acceptHexKey(value: string, match: RegExpExecArray, text: string): boolean {
+  if (distinctChars(value) < 10) return false;
+  const before = text.slice(Math.max(0, match.index - CONTEXT), match.index);
+  const after = text.slice(match.index + match[0].length, match.index + match[0].length + CONTEXT);
+  const context = `${before} ${after}`;
+  return KEY_CONTEXT.test(context) && !PUBLIC_CONTEXT.test(context);
+}
+
 export const privateKeyRules: readonly SecretRule[] = [
   {
     id: "private_key",
@@ -74,5 +97,17 @@ export const privateKeyRules: readonly SecretRule[] = [
     ownPlaceholderCheck: true,
     reason: "private key block",
     accept: (_value, match, text) => acceptBlock(match, text),
+  },
+  {
+    id: "secp256k1_private_key",
+    kind: "PRIVATE_KEY",
+    keywords: ["0x"],
+    pattern: /(?<![0-9A-Za-z])0x([0-9a-fA-F]{64})(?![0-9A-Za-z])/dg,
+    severity: Severity.CRITICAL,
+    score: 0.7,
+    minEntropy: 3,
+    priority: 2,
+    reason: "secp256k1 (Ethereum) private key",
+    accept: acceptHexKey,
   },
 ];

@@ -17,6 +17,23 @@ function prefixed(
   return { id, kind, keywords: [keyword], pattern, severity, score: 0.9, minEntropy, priority: 2, reason };
 }
 
+function isDigit(c: number): boolean {
+  return c >= 0x30 && c <= 0x39;
+}
+
+/** Where a Facebook app token can start: 16 or 15 digits before a `|` or `%7C`. */
+function locateAppTokens(text: string, lower: string): number[] {
+  const starts: number[] = [];
+  for (const separator of ["|", "%7c"]) {
+    for (let at = lower.indexOf(separator); at !== -1; at = lower.indexOf(separator, at + 1)) {
+      let digits = 0;
+      while (digits < 16 && at - digits > 0 && isDigit(text.charCodeAt(at - digits - 1))) digits++;
+      if (digits >= 15) starts.push(at - digits);
+    }
+  }
+  return starts.sort((a, b) => a - b);
+}
+
 export const saasRules: readonly SecretRule[] = [
   {
     id: "slack_token",
@@ -233,6 +250,8 @@ export const saasRules: readonly SecretRule[] = [
     keywords: ["|", "%7c"],
     // App access tokens: "<app id>|<app secret>".
     pattern: /(?<![0-9])(\d{15,16}(?:\||%7C)[A-Za-z0-9_-]{27})(?![A-Za-z0-9_-])/dg,
+    // '|' is common (tables, shell pipes): try only 15 or 16 characters before each one.
+    locate: locateAppTokens,
     severity: Severity.HIGH,
     score: 0.75,
     priority: 2,

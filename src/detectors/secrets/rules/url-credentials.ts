@@ -76,6 +76,34 @@ function acceptUrl(
 const URL_WITH_PASSWORD =
   /\b([A-Za-z][A-Za-z0-9+.-]{0,19}):\/\/([^\s:/?#@"'`<>[\]{}]{0,128}):([^\s/?#"'`<>]{1,256})@(?=[A-Za-z0-9[])/dg;
 
+/** The longest scheme the pattern accepts. */
+const MAX_SCHEME = 20;
+
+function isWordChar(c: number): boolean {
+  return (c >= 0x61 && c <= 0x7a) || (c >= 0x41 && c <= 0x5a) || (c >= 0x30 && c <= 0x39) || c === 0x5f;
+}
+
+function isLetter(c: number): boolean {
+  return (c >= 0x61 && c <= 0x7a) || (c >= 0x41 && c <= 0x5a);
+}
+
+/** True for the characters of a scheme after its first letter. */
+function isSchemeChar(c: number): boolean {
+  return isWordChar(c) ? c !== 0x5f : c === 0x2b || c === 0x2e || c === 0x2d;
+}
+
+/** Where a URL can start: a letter at a word boundary, at most 20 characters before a `://`. */
+function locateUrls(text: string, lower: string): number[] {
+  const starts: number[] = [];
+  for (let at = lower.indexOf("://"); at !== -1; at = lower.indexOf("://", at + 3)) {
+    let start = at;
+    while (start > 0 && at - start < MAX_SCHEME && isSchemeChar(text.charCodeAt(start - 1))) start--;
+    for (let p = start; p < at; p++)
+      if (isLetter(text.charCodeAt(p)) && (p === 0 || !isWordChar(text.charCodeAt(p - 1)))) starts.push(p);
+  }
+  return starts;
+}
+
 export const urlCredentialRules: readonly SecretRule[] = [
   {
     id: "database_url",
@@ -87,6 +115,7 @@ export const urlCredentialRules: readonly SecretRule[] = [
     score: 0.9,
     priority: 2,
     ownPlaceholderCheck: true,
+    locate: locateUrls,
     reason: "database connection URL with a password",
     accept: (_value, match) => acceptUrl(match, true),
   },
@@ -100,6 +129,7 @@ export const urlCredentialRules: readonly SecretRule[] = [
     score: 0.85,
     priority: 2,
     ownPlaceholderCheck: true,
+    locate: locateUrls,
     reason: "URL with embedded credentials",
     accept: (_value, match) => acceptUrl(match, false),
   },
