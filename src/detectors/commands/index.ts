@@ -1,14 +1,16 @@
 import { Channel } from "../../../gen/guard/v1/types_pb.js";
 import { boundSubject, type Detection, type Detector, type SegmentView } from "../detector.js";
 import { append } from "./append.js";
-import { credentials } from "./rules/credentials.js";
+import { credentialPatterns, credentials } from "./rules/credentials.js";
 import { defenseEvasion } from "./rules/defense-evasion.js";
 import { destructive } from "./rules/destructive.js";
 import { downloadExec } from "./rules/download-exec.js";
-import { persistence } from "./rules/persistence.js";
+import { indirectExecPatterns, indirectExecution } from "./rules/indirect-exec.js";
+import { packages } from "./rules/packages.js";
+import { persistence, persistencePatterns } from "./rules/persistence.js";
 import { privilege } from "./rules/privilege.js";
-import { remoteShells } from "./rules/remote-shell.js";
-import { shellEscapes } from "./rules/shell-escape.js";
+import { remoteShellPatterns, remoteShells } from "./rules/remote-shell.js";
+import { shellEscapePatterns, shellEscapes } from "./rules/shell-escape.js";
 import type { Hit, Rule } from "./rules/types.js";
 import { type Analysis, analyzeCode, analyzeShell } from "./shell/analyze.js";
 import { type CommandSource, commandSources } from "./sources.js";
@@ -30,6 +32,20 @@ const RULES: readonly Rule[] = [
   defenseEvasion,
   credentials,
   shellEscapes,
+  indirectExecution,
+  packages,
+];
+
+/**
+ * Regular expressions the rules run over free text (interpreter code, option values), for the
+ * linear-time check. Patterns run only over single command words or short paths are not listed.
+ */
+export const commandPatterns: readonly RegExp[] = [
+  ...shellEscapePatterns,
+  ...remoteShellPatterns,
+  ...credentialPatterns,
+  ...persistencePatterns,
+  ...indirectExecPatterns,
 ];
 
 /** Analyses one source: as shell, or as interpreter code whose strings may be shell. */

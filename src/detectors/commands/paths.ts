@@ -149,7 +149,7 @@ export function isSensitiveFile(raw: string): boolean {
   return p.startsWith("~/.ssh/") || p.startsWith("~/.aws/") || p.startsWith("~/.gnupg/");
 }
 
-export type PersistenceKind = "cron" | "service" | "shell-rc" | "ssh-keys" | "preload" | "autostart";
+export type PersistenceKind = "cron" | "service" | "shell-rc" | "ssh-keys" | "preload" | "autostart" | "hook";
 
 const PERSISTENCE_PREFIXES: ReadonlyArray<readonly [string, PersistenceKind]> = [
   ["/etc/cron", "cron"],
@@ -181,6 +181,8 @@ const PERSISTENCE_PREFIXES: ReadonlyArray<readonly [string, PersistenceKind]> = 
   ["/etc/ld.so.preload", "preload"],
   ["~/.config/autostart", "autostart"],
   ["/etc/xdg/autostart", "autostart"],
+  // Run by lesspipe each time the user opens a file with less.
+  ["~/.lessfilter", "hook"],
 ];
 
 export function persistenceKind(raw: string): PersistenceKind | undefined {

@@ -5,7 +5,7 @@ import { commandSources } from "../commands/sources.js";
 import type { Detection, Detector } from "../detector.js";
 import { dnsExfiltration } from "./dns.js";
 import { markdownExfiltration } from "./markdown.js";
-import { uploads } from "./uploads.js";
+import { uploadPatterns, uploads } from "./uploads.js";
 
 /**
  * `security.data_exfiltration`: secrets or files sent off the host by commands (tool-call
@@ -14,6 +14,9 @@ import { uploads } from "./uploads.js";
  */
 
 export const DATA_EXFILTRATION = "security.data_exfiltration";
+
+/** Regular expressions run over free text (interpreter code), for the linear-time check. */
+export const exfiltrationPatterns: readonly RegExp[] = uploadPatterns;
 
 export const exfiltrationDetector: Detector = {
   name: "exfiltration",

@@ -165,3 +165,34 @@ describe("hostile input", () => {
     expect(ratio(unit, 50_000, 200_000)).toBeLessThan(12);
   });
 });
+
+describe("sessions and stdin programs (issue 4)", () => {
+  it("keeps the lines typed into a bare interactive program as its input", () => {
+    const analysis = analyzeShell("ftp -a 10.0.0.1\nput /etc/shadow out");
+    expect(analysis.code.find((c) => c.interpreter === "ftp")?.code).toBe("put /etc/shadow out");
+  });
+
+  it("does not take a scripted program's next lines as its input", () => {
+    expect(analyzeShell("tclsh build.tcl\nmake").code.some((c) => c.code.includes("make"))).toBe(false);
+  });
+
+  it("reads text echoed into an interpreter as its source", () => {
+    const analysis = analyzeShell("echo 'esyscmd(id)' | m4");
+    expect(analysis.code.find((c) => c.interpreter === "m4")?.code).toBe("esyscmd(id)");
+  });
+
+  it("parses the command watch runs, after its options", () => {
+    const names = analyzeShell("watch -n 1 'rm -rf /'").invocations.map((i) => i.name);
+    expect(names).toContain("rm");
+  });
+
+  it("stays linear on many sessions and echoes into interpreters", () => {
+    for (const unit of ["tclsh\n", "ftp h\nput /x\n", "echo x | m4\n"]) {
+      // Many tiny commands: measured where both sizes are past young-generation collection
+      // (see "many tiny commands" above): 4x the input must cost well under 16x.
+      const small = unit.repeat(Math.ceil(50_000 / unit.length));
+      const large = unit.repeat(Math.ceil(200_000 / unit.length));
+      expect(growthRatio(analyzeShell, small, large, { bar: 8, runs: 5 })).toBeLessThan(12);
+    }
+  });
+});

@@ -125,6 +125,25 @@ function secretAccess(inv: Invocation): Hit[] {
   return [];
 }
 
+/** `getent shadow`: the password hashes through the name-service switch. */
+function shadowDatabase(inv: Invocation): Hit[] {
+  const db = operands(inv.args)[0];
+  return inv.name === "getent" && (db === "shadow" || db === "gshadow")
+    ? [hitOn(inv, "system-secrets", Severity.HIGH, 0.9, `reads the ${db} database`)]
+    : [];
+}
+
+/** `gcore PID`, `gdb -p PID -batch -ex 'generate-core-file'`: a process's memory, secrets included. */
+function memoryDump(inv: Invocation): Hit[] {
+  const gdbDump =
+    inv.name === "gdb" &&
+    inv.args.includes("-p") &&
+    inv.args.some((a) => /^(gcore|generate-core-file|dump memory)/.test(a));
+  return inv.name === "gcore" || gdbDump
+    ? [hitOn(inv, "memory-dump", Severity.LOW, 0.5, "dumps the memory of a running process")]
+    : [];
+}
+
 function dumpTools(inv: Invocation): Hit[] {
   if (DUMP_TOOLS.test(inv.name) || inv.args.some((a) => DUMP_WORDS.test(a))) {
     return [hitOn(inv, "dump-tool", Severity.HIGH, 0.9, "runs a credential dumping tool")];
@@ -178,9 +197,12 @@ function codeSecrets(analysis: Analysis): Hit[] {
   return hits;
 }
 
+export const credentialPatterns: readonly RegExp[] = [READ_API, DUMP_TOOLS, DUMP_WORDS];
+
 export function credentials(analysis: Analysis): Hit[] {
   const hits: Hit[] = [];
-  for (const inv of analysis.invocations) hits.push(...secretAccess(inv), ...dumpTools(inv));
+  for (const inv of analysis.invocations)
+    hits.push(...secretAccess(inv), ...dumpTools(inv), ...shadowDatabase(inv), ...memoryDump(inv));
   append(hits, envDumpsOut(analysis));
   append(hits, codeSecrets(analysis));
   return hits;

@@ -48,6 +48,7 @@ const WEIGHT: Readonly<Record<PersistenceKind, readonly [Severity, number]>> = {
   "ssh-keys": [Severity.HIGH, 0.9],
   preload: [Severity.CRITICAL, 0.95],
   autostart: [Severity.HIGH, 0.75],
+  hook: [Severity.MEDIUM, 0.6],
 };
 
 function crontab(inv: Invocation): Hit[] {
@@ -65,8 +66,77 @@ function systemdUserTimers(inv: Invocation): Hit[] {
     : [];
 }
 
-function namedPaths(inv: Invocation): string[] {
+/** `echo cmd | at now`, `at -f job.sh 03:00`, `batch`: a command queued to run later, detached. */
+function atJobs(inv: Invocation): Hit[] {
+  if (inv.name !== "at" && inv.name !== "batch") return [];
+  const queries = ["-l", "-r", "-d", "-c", "-V", "--help"];
+  if (inv.args.some((a) => queries.includes(a))) return [];
+  if (inv.name === "at" && operands(inv.args).length === 0) return [];
+  return [hitOn(inv, "at-job", Severity.MEDIUM, 0.7, `schedules a command with ${inv.name}`)];
+}
+
+/** `systemctl link /tmp/x.service`, `systemctl enable /path/x.service`: a unit installed from a file. */
+function unitFromFile(inv: Invocation): Hit[] {
+  if (inv.name !== "systemctl") return [];
+  const ops = operands(inv.args);
+  if (ops[0] !== "link" && ops[0] !== "enable") return [];
+  return ops.slice(1).some((u) => u.includes("/"))
+    ? [hitOn(inv, "persistence-service", Severity.HIGH, 0.75, "installs a systemd unit from a file")]
+    : [];
+}
+
+/** Options of otherwise read-only programs that write a file. */
+function writtenByReader(inv: Invocation): string[] {
   const out: string[] = [];
+  if (inv.name === "find") {
+    inv.args.forEach((a, k) => {
+      if (/^-f(print0?|printf|ls)$/.test(a) && inv.args[k + 1] !== undefined) out.push(inv.args[k + 1]!);
+    });
+  }
+  if (inv.name === "xxd" && inv.args.includes("-r")) {
+    const ops = operands(inv.args);
+    if (ops.length >= 2) out.push(ops.at(-1)!);
+  }
+  return out;
+}
+
+/** Words of the wrappers before the program (`strace -o FILE cmd`, `script -a FILE`). */
+function wrapperWords(inv: Invocation): string[] {
+  const programAt = inv.words.length - inv.args.length - 1;
+  return inv.words.slice(1, Math.max(programAt, 1)).filter((w) => !w.startsWith("-"));
+}
+
+/** Code that writes files (`open(..., "w")`, `FileWriter`, `os.OpenFile`). */
+const CODE_WRITE =
+  /\.write\(|FileWriter|FileOutputStream|OpenFile|writeFile|appendFile|file_put_contents|Files\.write|fputs|fwrite|syswrite|WriteString|print\s?\{/i;
+
+/** Interpreter code, or text written to a source file, that writes a persistence location. */
+function codePersistence(analysis: Analysis): Hit[] {
+  const hits: Hit[] = [];
+  for (const c of analysis.code) {
+    if (!CODE_WRITE.test(c.code)) continue;
+    for (const path of pathTokens(c.code)) {
+      const kind = persistenceKind(path);
+      if (kind === undefined) continue;
+      const [severity, score] = WEIGHT[kind];
+      hits.push(
+        hitOn(
+          c,
+          `persistence-${kind}`,
+          severity,
+          score,
+          `${c.interpreter} code writes ${normalizePath(path)}`,
+        ),
+      );
+      break;
+    }
+  }
+  return hits;
+}
+
+function namedPaths(inv: Invocation): string[] {
+  const out: string[] = writtenByReader(inv);
+  append(out, wrapperWords(inv));
   for (const r of inv.redirects) {
     if (r.op === ">" || r.op === ">>" || r.op === ">|" || r.op === "<>") out.push(r.target.text);
   }
@@ -89,7 +159,7 @@ function namedPaths(inv: Invocation): string[] {
 export function persistence(analysis: Analysis): Hit[] {
   const hits: Hit[] = [];
   for (const inv of analysis.invocations) {
-    hits.push(...crontab(inv), ...systemdUserTimers(inv));
+    hits.push(...crontab(inv), ...systemdUserTimers(inv), ...atJobs(inv), ...unitFromFile(inv));
     for (const path of namedPaths(inv)) {
       const kind = persistenceKind(path);
       if (kind === undefined) continue;
@@ -98,5 +168,8 @@ export function persistence(analysis: Analysis): Hit[] {
       break;
     }
   }
+  append(hits, codePersistence(analysis));
   return hits;
 }
+
+export const persistencePatterns: readonly RegExp[] = [CODE_WRITE];

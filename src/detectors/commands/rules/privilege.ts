@@ -2,7 +2,7 @@ import { Severity } from "../../../../gen/guard/v1/types_pb.js";
 import { append } from "../append.js";
 import { isPrivilegeFile, isShellPath, normalizePath } from "../paths.js";
 import { type Analysis, type Invocation, isShell, shellCommandString } from "../shell/analyze.js";
-import { type Hit, hitOn, operands, READ_ONLY, redirectWrites } from "./types.js";
+import { type Hit, hitOn, operands, optionValue, READ_ONLY, redirectWrites } from "./types.js";
 
 /**
  * Gaining privileges: set-uid bits, edits of sudoers or the account databases, joining
@@ -12,14 +12,21 @@ import { type Hit, hitOn, operands, READ_ONLY, redirectWrites } from "./types.js
 
 const ADMIN_GROUPS = /(^|,)(sudo|wheel|admin|root|adm|docker|lxd|disk|shadow)(,|$)/;
 
+/** The mode a command sets: chmod's first operand, `install -m`/`mkdir -m`. */
+function modeSet(inv: Invocation): string | undefined {
+  if (inv.name === "chmod") return operands(inv.args)[0];
+  if (inv.name === "install" || inv.name === "mkdir") return optionValue(inv.args, ["-m", "--mode"]);
+  return undefined;
+}
+
 function setuid(inv: Invocation): Hit[] {
-  if (inv.name !== "chmod") return [];
-  const mode = operands(inv.args)[0] ?? "";
+  const mode = modeSet(inv);
+  if (mode === undefined) return [];
   const symbolic = /^[ugoa]*[+=][rwxXt]*s/.test(mode);
   const numeric = /^[0-7]?[2467][0-7]{3}$/.test(mode);
   if (!symbolic && !numeric) return [];
   const shells = operands(inv.args)
-    .slice(1)
+    .slice(inv.name === "chmod" ? 1 : 0)
     .some((t) => isShellPath(t) || isShell(t.slice(t.lastIndexOf("/") + 1)));
   return [
     hitOn(
@@ -69,6 +76,9 @@ function privilegeFileWrites(inv: Invocation): Hit[] {
   if (inv.name === "visudo") return [hitOn(inv, "sudoers-edit", Severity.HIGH, 0.6, "edits sudoers")];
   if (inv.name === "passwd" && operands(inv.args)[0] === "root")
     return [hitOn(inv, "root-password", Severity.HIGH, 0.7, "changes the root password")];
+  const fed = inv.position > 0 || inv.redirects.some((r) => r.op === "<<<" || r.op === "<<" || r.op === "<");
+  if ((inv.name === "passwd" && fed) || inv.name === "chpasswd")
+    return [hitOn(inv, "scripted-password", Severity.MEDIUM, 0.65, "sets an account password from a script")];
   const hit = targets.find(isPrivilegeFile);
   if (hit !== undefined) {
     return [hitOn(inv, "privilege-file-write", Severity.CRITICAL, 0.9, `modifies ${normalizePath(hit)}`)];
@@ -106,6 +116,33 @@ function sudoEscape(inv: Invocation): Hit[] {
     : [];
 }
 
+/** `git apply --unsafe-paths`: a patch allowed to write outside the repository, anywhere. */
+function unsafePatch(inv: Invocation): Hit[] {
+  return inv.name === "git" && inv.args.includes("apply") && inv.args.includes("--unsafe-paths")
+    ? [hitOn(inv, "unsafe-patch", Severity.MEDIUM, 0.7, "git apply allowed to write outside the repository")]
+    : [];
+}
+
+/** `dosbox -c 'mount c /'`: an emulator given the host's root file system to read and write. */
+function emulatorRootMount(inv: Invocation): Hit[] {
+  if (inv.name !== "dosbox") return [];
+  const mounts = inv.args.some((a) => {
+    const words = a.trim().split(/\s+/);
+    return words[0]?.toLowerCase() === "mount" && words[2] === "/";
+  });
+  return mounts
+    ? [
+        hitOn(
+          inv,
+          "host-root-mount",
+          Severity.MEDIUM,
+          0.7,
+          "mounts the host root file system into an emulator",
+        ),
+      ]
+    : [];
+}
+
 const CONTAINER_TOOLS: ReadonlySet<string> = new Set(["docker", "podman", "nerdctl", "ctr", "lxc", "incus"]);
 
 /** A container given the host's root file system (`-v /:/mnt`, `source=/`): root on the host. */
@@ -136,6 +173,8 @@ export function privilege(analysis: Analysis): Hit[] {
       ...rootShell(inv),
       ...sudoEscape(inv),
       ...hostRootMount(inv),
+      ...unsafePatch(inv),
+      ...emulatorRootMount(inv),
     );
   }
   return hits;

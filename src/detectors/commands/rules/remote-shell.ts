@@ -1,7 +1,7 @@
 import { Severity } from "../../../../gen/guard/v1/types_pb.js";
 import { append } from "../append.js";
 import { type Analysis, type Invocation, isShell } from "../shell/analyze.js";
-import { type Hit, hitOn } from "./types.js";
+import { type Hit, hitOn, operands } from "./types.js";
 
 /**
  * Reverse and bind shells: a shell whose input and output are a network connection. Seen as
@@ -58,7 +58,9 @@ function socatExec(inv: Invocation): boolean {
 const SOCKET =
   /socket|fsockopen|TCPSocket|TCPServer|Sockets\.connect|net\.connect|net\.Socket|net\.createServer|\/inet\/tcp\/|IO::Socket|stream_socket_client|tcp_connect|connect\(\s?["'(]?[0-9]/i;
 const EXEC =
-  /dup2|\/bin\/(ba)?sh|pty\.spawn|subprocess|child_process|proc_open|shell_exec|popen|os\.execute|exec\s?\(|system\s?\(|spawn\s?\(|readline\(sock|cmd\.exe|\bsh\b|\|&\s?getline/i;
+  /(^|[\s[;{"])exec\s|dup2|\/bin\/(ba)?sh|pty\.spawn|subprocess|child_process|proc_open|shell_exec|popen|os\.execute|exec\s?\(|system\s?\(|spawn\s?\(|readline\(sock|cmd\.exe|\bsh\b|\|&\s?getline/i;
+
+export const remoteShellPatterns: readonly RegExp[] = [SOCKET, EXEC];
 
 function codeShells(analysis: Analysis): Hit[] {
   const hits: Hit[] = [];
@@ -78,6 +80,34 @@ function codeShells(analysis: Analysis): Hit[] {
     );
   }
   return hits;
+}
+
+/**
+ * Tunnels that put the host in reach of anyone holding the link: `code tunnel` (a VS Code
+ * server with a terminal), `ngrok tcp`, `tailscale funnel`. Remote control with no inbound
+ * firewall rule needed.
+ */
+const TUNNEL_QUERIES: ReadonlySet<string> = new Set([
+  "status",
+  "kill",
+  "help",
+  "user",
+  "prune",
+  "unregister",
+  "rename",
+]);
+
+function tunnels(inv: Invocation): Hit[] {
+  const ops = operands(inv.args);
+  const reason =
+    inv.name === "code" && ops[0] === "tunnel" && !TUNNEL_QUERIES.has(ops[1] ?? "")
+      ? "opens a VS Code tunnel: remote control of this host"
+      : inv.name === "ngrok" && ops[0] === "tcp"
+        ? "exposes a local TCP port to the internet"
+        : inv.name === "tailscale" && ops[0] === "funnel"
+          ? "exposes a local service to the internet"
+          : undefined;
+  return reason === undefined ? [] : [hitOn(inv, "tunnel", Severity.MEDIUM, 0.7, reason)];
 }
 
 export function remoteShells(analysis: Analysis): Hit[] {
@@ -100,6 +130,7 @@ export function remoteShells(analysis: Analysis): Hit[] {
       hits.push(
         hitOn(inv, "socat-exec", Severity.CRITICAL, 0.95, "socat executing a program for a network peer"),
       );
+    append(hits, tunnels(inv));
     if (inv.name === "mkfifo" || (inv.name === "mknod" && inv.args.includes("p"))) fifo = inv;
   }
   for (const p of analysis.pipelines) {

@@ -1,6 +1,7 @@
 import { Severity } from "../../../../gen/guard/v1/types_pb.js";
-import { isShellPath } from "../paths.js";
+import { isShellPath, normalizePath } from "../paths.js";
 import { type Analysis, type Invocation, isShell, shellCommandString } from "../shell/analyze.js";
+import { basename } from "../shell/wrappers.js";
 import { type Hit, hitOn, operands } from "./types.js";
 
 /**
@@ -74,7 +75,92 @@ function spawnsShell(inv: Invocation): boolean {
     return inv.args.some((a) => /command=/i.test(a) && mentionsShell(a.slice(a.indexOf("=") + 1)));
   }
   if (EXEMPT.has(inv.name)) return false;
-  return inv.args.some((a) => isShellPath(a) || mentionsShell(a));
+  // `-H/bin/sh`: a shell given as the value of a one-letter option.
+  return inv.args.some(
+    (a) => isShellPath(a) || mentionsShell(a) || (/^-[A-Za-z]\//.test(a) && mentionsShell(a.slice(2))),
+  );
+}
+
+const EDITORS: ReadonlySet<string> = new Set(["vi", "vim", "nvim", "ex", "view", "rvim", "rview", "vimdiff"]);
+
+/** `vi -c ':shell'`, `vim +sh`: an editor told to start a shell on opening. */
+function editorShell(inv: Invocation): boolean {
+  if (!EDITORS.has(inv.name)) return false;
+  const commands: string[] = [];
+  for (let k = 0; k < inv.args.length; k++) {
+    const a = inv.args[k]!;
+    if (a === "-c" || a === "--cmd") commands.push(inv.args[k + 1] ?? "");
+    else if (a.startsWith("+")) commands.push(a.slice(1));
+  }
+  return commands.some((c) =>
+    c.split("|").some((part) => {
+      const ex = part.trim().replace(/^:+/, "").trim();
+      return ex === "sh" || ex === "shell" || ex.startsWith("sh ") || ex.startsWith("shell ");
+    }),
+  );
+}
+
+/**
+ * Programs that open an interactive shell without naming one: terminal multiplexers and session
+ * recorders started bare, `capsh --`, `sg group`, `ansible-test shell`, the Tcl shells. Judged
+ * like a bare `bash`: an interactive shell in an agent's command is a way around reviewing
+ * what runs next.
+ */
+function opensShell(inv: Invocation): string | undefined {
+  const a = inv.args;
+  const ops = operands(a);
+  switch (inv.name) {
+    case "screen":
+      // Bare only: `screen -r`, `screen -ls`, `screen -S name cmd` manage sessions.
+      return a.length === 0 ? "screen starts a shell" : undefined;
+    case "tmux": {
+      let k = 0;
+      while (k < a.length && a[k]!.startsWith("-")) k += /^-[SLfc]$/.test(a[k]!) ? 2 : 1;
+      return k >= a.length && !a.includes("-c") && !a.includes("-V") ? "tmux starts a shell" : undefined;
+    }
+    case "script":
+      return a.some((x) => x === "-c" || x.startsWith("--command")) ? undefined : "script starts a shell";
+    case "capsh":
+      return a.at(-1) === "--" ? "capsh starts a shell" : undefined;
+    case "sg":
+      return ops.length === 1 && !a.includes("-c") ? "sg starts a shell with another group" : undefined;
+    case "newgrp":
+      return "newgrp starts a shell with another group";
+    case "ansible-test":
+      return a[0] === "shell" && !a.includes("--") ? "ansible-test opens a shell" : undefined;
+    case "tclsh":
+    case "wish":
+      return ops.length === 0 && inv.pipelineSize === 1 && !inv.redirects.some((r) => r.op.startsWith("<"))
+        ? `${inv.name} starts an interactive Tcl shell, which runs system commands`
+        : undefined;
+    default:
+      return undefined;
+  }
+}
+
+/** `xargs -o ... /bin/sh`: xargs reopens the terminal as the shell's input. */
+function xargsTerminalShell(inv: Invocation): boolean {
+  if (!isShell(inv.name) || basename(inv.words[0] ?? "") !== "xargs") return false;
+  const programAt = inv.words.length - inv.args.length - 1;
+  const wrapperWords = inv.words.slice(1, programAt);
+  return (
+    (wrapperWords.includes("-o") || wrapperWords.includes("--open-tty")) &&
+    shellCommandString(inv.args) === undefined &&
+    operands(inv.args).length === 0
+  );
+}
+
+const BINARY_DIRS: ReadonlySet<string> = new Set([
+  "/bin",
+  "/sbin",
+  "/usr/bin",
+  "/usr/sbin",
+  "/usr/local/bin",
+]);
+
+/** `run-parts /bin --regex '^sh$'`: run-parts made to execute system programs, a shell among them. */
+function runPartsBinaries(inv: Invocation): boolean {
+  return inv.name === "run-parts" && operands(inv.args).some((d) => BINARY_DIRS.has(normalizePath(d)));
 }
 
 /** `bash`, `sh -i`, `bash -p`: a shell with no script, reading the terminal. */
@@ -91,10 +177,20 @@ function bareShell(inv: Invocation): boolean {
 const CODE_SHELL =
   /pty\.spawn|os\.execl?p?\(\s?["']\/bin\/|system\(\s?["'](\/bin\/)?(ba)?sh["']|exec\s?["']\/bin\/(ba)?sh|Kernel\.exec|os\.execute\(\s?["']\/bin\/(ba)?sh/;
 
+export const shellEscapePatterns: readonly RegExp[] = [EMBEDDED_SHELL, CODE_SHELL];
+
 export function shellEscapes(analysis: Analysis): Hit[] {
   const hits: Hit[] = [];
   for (const inv of analysis.invocations) {
-    if (spawnsShell(inv))
+    const opened = opensShell(inv);
+    if (editorShell(inv) || xargsTerminalShell(inv) || runPartsBinaries(inv))
+      hits.push(hitOn(inv, "shell-escape", Severity.MEDIUM, 0.7, `${inv.name} spawns a system shell`));
+    else if (opened !== undefined) {
+      const root = inv.args.includes("--uid=0") || inv.args.includes("root") || inv.elevated;
+      hits.push(
+        hitOn(inv, "interactive-shell", root ? Severity.MEDIUM : Severity.LOW, root ? 0.6 : 0.4, opened),
+      );
+    } else if (spawnsShell(inv))
       hits.push(hitOn(inv, "shell-escape", Severity.MEDIUM, 0.7, `${inv.name} spawns a system shell`));
     else if (bareShell(inv)) {
       const privileged = inv.args.includes("-p");

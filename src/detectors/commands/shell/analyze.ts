@@ -57,7 +57,10 @@ export interface Analysis {
 }
 
 export interface CodeFragment {
+  /** The interpreter, `echo output`/`here-document` for text written to a file, or a session program. */
   readonly interpreter: string;
+  /** The source a code-execution tool was given, as opposed to code found inside a command. */
+  readonly tool?: boolean;
   readonly code: string;
   readonly start: number;
   readonly end: number;
@@ -79,6 +82,7 @@ const SHELLS: ReadonlySet<string> = new Set([
   "elvish",
   "sash",
   "pwsh",
+  "rc",
 ]);
 
 export function isShell(name: string): boolean {
@@ -114,6 +118,49 @@ function interpreterName(name: string): string {
   const m = /^(python[23]?)\.[0-9]+$/.exec(name);
   return m ? m[1]! : name;
 }
+
+/**
+ * Programs that run what they read on standard input: text echoed into them is their source.
+ * Shells are handled apart, since their input is parsed as shell.
+ */
+const STDIN_CODE: ReadonlySet<string> = new Set([
+  "python",
+  "python2",
+  "python3",
+  "perl",
+  "ruby",
+  "php",
+  "node",
+  "nodejs",
+  "lua",
+  "tclsh",
+  "wish",
+  "expect",
+  "m4",
+  "jjs",
+  "jshell",
+  "irb",
+  "gdb",
+]);
+
+/**
+ * Interactive programs whose session the text goes on to type: GTFOBins and attack write-ups
+ * show `tclsh` or `ftp host` on one line and the session's input on the next ones. When such a
+ * program is started with no script, the rest of the text is kept as its session input.
+ */
+const SESSIONS: ReadonlySet<string> = new Set([
+  "jjs",
+  "jshell",
+  "tclsh",
+  "wish",
+  "irb",
+  "ftp",
+  "sftp",
+  "tftp",
+  "lftp",
+  "ncftp",
+  "smbclient",
+]);
 
 /** Programs whose arguments may hold more shell. */
 const MAY_NEST: ReadonlySet<string> = new Set([
@@ -161,6 +208,30 @@ class Analyzer {
       this.pipelines.push({ invocations: members, start: pipeline.start, end: pipeline.end });
       append(this.invocations, members);
       this.feedThrough(pipeline.commands, members, nesting);
+    }
+  }
+
+  /** The first bare interactive session in the text and the lines typed into it (see SESSIONS). */
+  session(text: string): void {
+    for (const inv of this.invocations) {
+      if (!SESSIONS.has(inv.name) || inv.nesting !== 0) continue;
+      if (inv.redirects.length > 0 || inv.position + 1 < inv.pipelineSize) continue;
+      const scripted = inv.args.some(
+        (a) => a === "-b" || a === "-c" || a === "-f" || a === "-e" || a === "-s",
+      );
+      const operand = inv.args.find((a) => !a.startsWith("-"));
+      const remote =
+        inv.name === "ftp" ||
+        inv.name === "sftp" ||
+        inv.name === "tftp" ||
+        inv.name === "lftp" ||
+        inv.name === "ncftp" ||
+        inv.name === "smbclient";
+      if (scripted || (!remote && operand !== undefined)) continue;
+      const nl = text.indexOf("\n", inv.end);
+      if (nl === -1) return;
+      this.code.push({ interpreter: inv.name, code: text.slice(nl + 1), start: inv.start, end: text.length });
+      return;
     }
   }
 
@@ -255,7 +326,8 @@ class Analyzer {
       const rest = sshRemoteCommand(inv.args);
       if (rest !== undefined) scripts.push(rest);
     } else if (inv.name === "watch") {
-      if (inv.args.length > 0) scripts.push(inv.args.join(" "));
+      const command = watchCommand(inv.args);
+      if (command !== undefined) scripts.push(command);
     }
     this.writtenText(inv, nesting);
     const interpreter = interpreterName(inv.name);
@@ -313,17 +385,22 @@ class Analyzer {
     for (let k = 0; k + 1 < members.length; k++) {
       const from = members[k]!;
       const to = members[k + 1]!;
-      if (
-        to.position !== from.position + 1 ||
-        !isShell(to.name) ||
-        shellCommandString(to.args) !== undefined
-      ) {
-        continue;
-      }
+      if (to.position !== from.position + 1) continue;
       if (from.name !== "echo" && from.name !== "printf") continue;
       const text = from.args.filter((a) => !/^-[neE]+$/.test(a)).join(" ");
       const source = commands[from.position];
-      if (source) this.analyze(text, { start: source.start, end: to.end }, nesting + 1);
+      if (!source) continue;
+      const interpreter = interpreterName(to.name);
+      const inline = INLINE_CODE.get(interpreter);
+      const reads =
+        to.args.every((a) => a.startsWith("-") && !inline?.has(a)) &&
+        (inline === undefined || inline.size > 0);
+      if (STDIN_CODE.has(interpreter) && reads) {
+        // `echo 'esyscmd(...)' | m4`, `echo 'exec /bin/sh' | tclsh`: the text is the program.
+        this.code.push({ interpreter, code: text, start: source.start, end: to.end });
+      }
+      if (!isShell(to.name) || shellCommandString(to.args) !== undefined) continue;
+      this.analyze(text, { start: source.start, end: to.end }, nesting + 1);
     }
   }
 }
@@ -372,6 +449,16 @@ const SSH_OPTIONS_WITH_VALUE = new Set(
   "-b -c -D -E -e -F -I -i -J -L -l -m -O -o -p -Q -R -S -W -w -B".split(" "),
 );
 
+/** The command `watch [options] cmd...` runs through `sh -c`. */
+function watchCommand(args: readonly string[]): string | undefined {
+  let k = 0;
+  while (k < args.length && args[k]!.startsWith("-")) {
+    const a = args[k]!;
+    k += a === "-n" || a === "--interval" || a === "-q" || a === "--equexit" ? 2 : 1;
+  }
+  return k < args.length ? args.slice(k).join(" ") : undefined;
+}
+
 /** The remote command given to `ssh host cmd...`, joined as the remote shell would see it. */
 function sshRemoteCommand(args: readonly string[]): string | undefined {
   let k = 0;
@@ -384,7 +471,7 @@ function sshRemoteCommand(args: readonly string[]): string | undefined {
 export function analyzeCode(code: string, interpreter: string): Analysis {
   const analyzer = new Analyzer(code.length);
   const span = { start: 0, end: code.length };
-  analyzer.code.push({ interpreter, code, start: 0, end: code.length });
+  analyzer.code.push({ interpreter, code, start: 0, end: code.length, tool: true });
   for (const s of extractCodeStrings(code)) analyzer.analyze(s, span, 1);
   return analyzer;
 }
@@ -393,5 +480,6 @@ export function analyzeCode(code: string, interpreter: string): Analysis {
 export function analyzeShell(text: string, span?: { start: number; end: number }): Analysis {
   const analyzer = new Analyzer(text.length);
   analyzer.analyze(text, span, 0);
+  if (span === undefined) analyzer.session(text);
   return analyzer;
 }

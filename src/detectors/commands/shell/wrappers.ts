@@ -48,7 +48,6 @@ const WRAPPERS: ReadonlyMap<string, WrapperSpec> = new Map([
   ["flock", spec("-w -E --timeout --conflict-exit-code", 1)],
   ["runuser", spec("-u -g -G --user --group", 0, false, true)],
   ["xargs", spec("-I -i -n -P -d -L -l -s -E -e -a --max-args --max-procs --delimiter --arg-file --replace")],
-  ["watch", spec("-n -d --interval")],
   ["strace", spec("-o -e -p -s -u")],
   ["ltrace", spec("-o -e -p -s -u")],
   ["busybox", spec("")],
