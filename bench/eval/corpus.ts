@@ -22,3 +22,10 @@ export interface Corpus {
   /** Reads the samples from the corpora root (../shared/corpora by default). */
   load(corporaRoot: string): Promise<LabelledSample[]>;
 }
+
+/** A corpus with its samples read, and the label notes its loader exports (`notes`). */
+export interface LoadedCorpus {
+  readonly corpus: Corpus;
+  readonly samples: readonly LabelledSample[];
+  readonly notes: readonly string[];
+}
