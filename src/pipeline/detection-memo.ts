@@ -1,14 +1,27 @@
-import type { EventKind, Finding, Segment } from "../../gen/guard/v1/types_pb.js";
+import { EventKind, type Finding, type Segment } from "../../gen/guard/v1/types_pb.js";
 
 /**
  * Incremental judging (DESIGN.md decision 5). Every step/request repeats the whole
- * conversation; this memo lets a detector see each text once per organization. A unit is
- * every segment of one payload path (the leaves of JSON-encoded arguments share their
- * string's path). Results are kept per organization, keyed by the unit's text itself (a
- * Map lookup hashes it once; nothing is concatenated or copied for the common one-segment
- * unit) and then by detector version and the segment facts a detector may read (channel,
- * addressability, tool, argument keys, event kind). A hit is replayed onto whatever path
- * and call the unit has in the later body. Bounded by the bytes of text held.
+ * conversation; this memo lets a detector see each text once per organization, and keeps the
+ * cost of a step with its new content rather than with its history.
+ *
+ * A unit is every segment of one payload path (the leaves of JSON-encoded arguments share
+ * their string's path). What a unit was judged as is known at two levels, both per
+ * organization:
+ *
+ * - By session: the units of the session's last request, in body order, with every detector's
+ *   findings. A request that repeats them (the history a conversation re-sends) is matched
+ *   against them position by position: same path, same text (a memory compare, nothing is
+ *   hashed), same segment facts. The matched run is recalled whole; only what follows it is
+ *   looked up one unit at a time. Its findings already name the path and call they have.
+ * - By text: each unit's text, then the segment facts a detector may read (channel,
+ *   addressability, tool, argument keys, event kind) and the detector set (names, versions,
+ *   channels), holding every detector's findings in one entry. A hit is re-addressed to the
+ *   path and call the unit has in the later body.
+ *
+ * Memory is bounded in bytes: half the bound for the texts of the text level, half for the
+ * sessions' unit lists (counting the texts they hold, even where the text level holds the same
+ * string), each evicting its least recently used entries.
  */
 export interface Unit {
   readonly path: string;
@@ -16,9 +29,10 @@ export interface Unit {
 }
 
 /** Groups segments by path, keeping body order. */
-export function unitsOf(segments: readonly Segment[]): Unit[] {
+export function unitsOf(segments: readonly Segment[], from = 0): Unit[] {
   const byPath = new Map<string, Unit>();
-  for (const segment of segments) {
+  for (let i = from; i < segments.length; i++) {
+    const segment = segments[i]!;
     const unit = byPath.get(segment.path);
     if (unit) unit.segments.push(segment);
     else byPath.set(segment.path, { path: segment.path, segments: [segment] });
@@ -26,108 +40,313 @@ export function unitsOf(segments: readonly Segment[]): Unit[] {
   return [...byPath.values()];
 }
 
-/** What one unit's text has been judged as: by set of facts, then by detector. */
-interface UnitEntry {
-  readonly results: Map<string, Map<string, readonly Finding[]>>;
+/** Per detector of a set, in the set's order: its findings, undefined where it has not judged. */
+export type UnitResults = (readonly Finding[] | undefined)[];
+
+/** Where a detector set stands for one body: what it is called in the memo, who sees what. */
+export interface DetectorSet {
+  /** Names, versions and channels of the detectors, in order: results are only shared under the same key. */
+  readonly key: string;
+  /** Whether detector `d` is shown the unit's channel. */
+  applies(d: number, channel: number): boolean;
+  readonly size: number;
+}
+
+/** One unit of a body as detection sees it: its results so far, undefined for each detector still to judge it. */
+export interface JudgedUnit {
+  readonly unit: Unit;
+  readonly results: UnitResults;
+}
+
+/** A unit of a session's last request, with every detector's findings. */
+interface StoredUnit {
+  readonly unit: Unit;
+  readonly results: readonly (readonly Finding[])[];
+  /** Whether any detector found anything in it. */
+  readonly speaks: boolean;
+  /** Bytes of this unit and every unit before it in the session's list (a unit keeps its place). */
+  readonly upTo: number;
+}
+
+/** The units of a session's last request. */
+interface SessionEntry {
+  readonly set: string;
+  readonly units: readonly StoredUnit[];
   readonly bytes: number;
 }
 
-/** A unit's place in the memo, looked up once and shared by every detector of the step. */
-export interface MemoSlot {
+/** A unit's place at the text level; `complete` when every detector's answer was found there. */
+interface TextSlot {
   readonly text: string;
   readonly facts: string;
-  entry: UnitEntry | undefined;
+  entry: TextEntry | undefined;
+  complete: boolean;
 }
 
-/** How a hit keeps a unit from eviction: it moves to the young end of its organization's map. */
-function touch(units: Map<string, UnitEntry>, text: string, entry: UnitEntry): void {
-  units.delete(text);
-  units.set(text, entry);
+/** What one unit's text has been judged as: by segment facts and detector set. */
+interface TextEntry {
+  readonly results: Map<string, UnitResults>;
+  readonly bytes: number;
 }
+
+/** Who is asking: results never cross organizations, nor detector sets. */
+export interface MemoScope {
+  readonly orgId: string;
+  readonly kind: EventKind;
+  /** The session the body was attached to; empty or absent: no session level (responses never have one). */
+  readonly sessionId?: string;
+  readonly set: DetectorSet;
+}
+
+/** What `recall` found, handed back to `remember` once the detectors have filled the gaps. */
+export interface Recall {
+  /** The body's first units repeat the first `count` units of the session's last request. */
+  readonly session: { readonly entry: SessionEntry; readonly count: number } | undefined;
+  /** Of those, the ones with findings, addressed to this body, in body order. */
+  readonly speaking: JudgedUnit[];
+  /** Every unit after them, in body order, with gaps where the text level knew nothing. */
+  readonly units: JudgedUnit[];
+  /** The text-level place of each of `units`. */
+  readonly slots: TextSlot[];
+}
+
+const EMPTY: readonly Finding[] = Object.freeze([]);
+/** What a unit of the session level costs beyond its text (path, arrays, objects). */
+const UNIT_OVERHEAD = 96;
 
 export class DetectionMemo {
-  readonly #orgs = new Map<string, Map<string, UnitEntry>>();
-  #bytes = 0;
+  readonly #texts = new Map<string, Map<string, TextEntry>>();
+  readonly #sessions = new Map<string, Map<string, SessionEntry>>();
+  #textBytes = 0;
+  #sessionBytes = 0;
+  /** Units recalled by text. */
   hits = 0;
+  /** Units looked up by text and not found (or found without every detector's answer). */
   misses = 0;
+  /** Units recalled from their session's last request. */
+  sessionHits = 0;
 
-  /** `maxBytes` bounds the texts held (UTF-16 code units x 2); 0 disables the memo. */
+  /** `maxBytes` bounds what is held (texts as UTF-16 code units x 2); 0 disables the memo. */
   constructor(private readonly maxBytes = 128 * 1024 * 1024) {}
 
+  /** Units held at the text level. */
   get size(): number {
     let n = 0;
-    for (const units of this.#orgs.values()) n += units.size;
+    for (const units of this.#texts.values()) n += units.size;
     return n;
   }
 
-  /** Finds the unit's entry (if any) for this organization. */
-  slot(orgId: string, kind: EventKind, unit: Unit): MemoSlot {
-    const first = unit.segments[0];
-    const text =
-      unit.segments.length === 1
-        ? (first?.text ?? "")
-        : unit.segments.map((s) => `${s.argumentKey}\u0002${s.text}`).join("\u0003");
-    const argumentKey = unit.segments.length === 1 ? (first?.argumentKey ?? "") : "";
-    const facts = `${first?.channel}\u0001${first?.addressable ? 1 : 0}\u0001${first?.toolName ?? ""}\u0001${argumentKey}\u0001${kind}`;
-    const units = this.#orgs.get(orgId);
-    const entry = units?.get(text);
-    // A text seen again is in use: the history an agent keeps re-sending must outlive
-    // one-off texts, or a long conversation would be judged afresh once the memo is full.
-    if (units && entry) touch(units, text, entry);
-    return { text, facts, entry };
+  /** Bytes held at each level, for metrics and tests. */
+  get bytes(): { texts: number; sessions: number } {
+    return { texts: this.#textBytes, sessions: this.#sessionBytes };
   }
 
-  /** The unit's findings by this detector, re-addressed to its current path and call; undefined on a miss. */
-  recall(slot: MemoSlot, detector: string, unit: Unit): Finding[] | undefined {
-    // Two lookups with strings that already exist: no key is built per unit and detector.
-    const known = slot.entry?.results.get(slot.facts)?.get(detector);
-    if (!known) {
-      this.misses++;
-      return undefined;
+  /**
+   * What is known of a body's segments: the run that repeats the session's last request in one
+   * pass, then each other unit by its text. Units not fully known come back with gaps
+   * (undefined) for the detectors that still have to judge them.
+   */
+  recall(scope: MemoScope, segments: readonly Segment[]): Recall {
+    let at = 0;
+    let session: Recall["session"];
+    const speaking: JudgedUnit[] = [];
+    const previous = this.#session(scope);
+    if (previous) {
+      let count = 0;
+      for (const stored of previous.units) {
+        const n = matches(stored.unit, segments, at);
+        if (n === 0) break;
+        if (stored.speaks) speaking.push({ unit: stored.unit, results: addressed(stored, segments[at]!) });
+        at += n;
+        count++;
+      }
+      if (count > 0) session = { entry: previous, count };
+      this.sessionHits += count;
     }
-    this.hits++;
-    const callId = unit.segments[0]?.callId ?? "";
-    // A history text usually keeps its path from step to step: then the stored findings are
-    // handed out as they are (callers read findings, never change them); otherwise they are
-    // re-addressed copies.
-    const first = known[0];
-    if (!first || (first.path === unit.path && first.callId === callId)) return [...known];
-    return known.map((f) => ({ ...f, path: unit.path, callId }));
+    const units: JudgedUnit[] = [];
+    const slots: TextSlot[] = [];
+    const texts = this.maxBytes === 0 ? undefined : this.#texts.get(scope.orgId);
+    for (const unit of unitsOf(segments, at)) {
+      const slot = textSlot(scope, unit);
+      const entry = texts?.get(slot.text);
+      // A text seen again is in use: it must outlive one-off texts.
+      if (texts && entry) touch(texts, slot.text, entry);
+      slot.entry = entry;
+      const known = entry?.results.get(slot.facts);
+      slot.complete = known?.every((r) => r !== undefined) ?? false;
+      if (slot.complete) this.hits++;
+      else this.misses++;
+      slots.push(slot);
+      units.push({ unit, results: readdressed(known, unit, scope.set.size) });
+    }
+    return { session, speaking, units, slots };
   }
 
-  remember(orgId: string, slot: MemoSlot, detector: string, findings: readonly Finding[]): void {
+  /**
+   * Keeps what the detectors said of the units they judged (per text), and the body's units as
+   * the session's last request. Units some detector could not judge stay partly known.
+   */
+  remember(scope: MemoScope, recall: Recall): void {
     if (this.maxBytes === 0) return;
+    recall.slots.forEach((slot, i) => {
+      const judged = recall.units[i];
+      if (judged && !slot.complete) this.#rememberText(scope.orgId, slot, judged.results);
+    });
+    if (this.#sessionLevel(scope)) this.#rememberSession(scope, recall);
+  }
+
+  /** Only a request repeats its conversation: a response is all new, and must not replace it. */
+  #sessionLevel(scope: MemoScope): boolean {
+    return this.maxBytes > 0 && !!scope.sessionId && scope.kind === EventKind.STEP_REQUEST;
+  }
+
+  #session(scope: MemoScope): SessionEntry | undefined {
+    if (!this.#sessionLevel(scope)) return undefined;
+    const entry = this.#sessions.get(scope.orgId)?.get(scope.sessionId ?? "");
+    return entry && entry.set === scope.set.key ? entry : undefined;
+  }
+
+  #rememberText(orgId: string, slot: TextSlot, results: UnitResults): void {
+    if (results.every((r) => r === undefined)) return;
     const bytes = slot.text.length * 2;
-    if (bytes > this.maxBytes / 4) return;
-    let units = this.#orgs.get(orgId);
+    if (bytes > this.maxBytes / 8) return;
+    let units = this.#texts.get(orgId);
     if (!units) {
       units = new Map();
-      this.#orgs.set(orgId, units);
+      this.#texts.set(orgId, units);
     }
     let entry = slot.entry ?? units.get(slot.text);
     if (!entry) {
       entry = { results: new Map(), bytes };
       units.set(slot.text, entry);
-      this.#bytes += bytes;
-      this.#evict(units);
+      this.#textBytes += bytes;
+      this.#textBytes = evict(this.#texts, units, this.#textBytes, this.maxBytes / 2);
     }
     slot.entry = entry;
-    let byDetector = entry.results.get(slot.facts);
-    if (!byDetector) {
-      byDetector = new Map();
-      entry.results.set(slot.facts, byDetector);
-    }
-    byDetector.set(detector, findings.map((f) => ({ ...f })));
+    // Stored as the findings of the unit's path and call at the time; a later hit re-addresses.
+    entry.results.set(slot.facts, results.slice());
   }
 
-  /** Drops the oldest units, of the organization that just grew first, until within bounds. */
-  #evict(growing: Map<string, UnitEntry>): void {
-    for (const units of [growing, ...this.#orgs.values()]) {
-      for (const [text, entry] of units) {
-        if (this.#bytes <= this.maxBytes) return;
-        units.delete(text);
-        this.#bytes -= entry.bytes;
-      }
+  #rememberSession(scope: MemoScope, recall: Recall): void {
+    const orgId = scope.orgId;
+    const sessionId = scope.sessionId ?? "";
+    let sessions = this.#sessions.get(orgId);
+    const old = sessions?.get(sessionId);
+    // The recalled run keeps its units (same objects, same places): one copy of the array.
+    const units: StoredUnit[] = recall.session ? recall.session.entry.units.slice(0, recall.session.count) : [];
+    let bytes = units.at(-1)?.upTo ?? 0;
+    for (const j of recall.units) {
+      // Only units every detector has answered for are recalled whole: the session level
+      // ends at the first gap, and what follows is looked up by text next time.
+      if (!j.results.every((r) => r !== undefined)) break;
+      const results = j.results as readonly (readonly Finding[])[];
+      bytes += unitBytes(j.unit);
+      units.push({ unit: j.unit, results, speaks: results.some((r) => r.length > 0), upTo: bytes });
+    }
+    if (old && sessions) {
+      sessions.delete(sessionId);
+      this.#sessionBytes -= old.bytes;
+    }
+    // Too large to keep whole: nothing is kept rather than a run that could never grow.
+    if (bytes > this.maxBytes / 4) return;
+    if (!sessions) {
+      sessions = new Map();
+      this.#sessions.set(orgId, sessions);
+    }
+    sessions.set(sessionId, { set: scope.set.key, units, bytes });
+    this.#sessionBytes += bytes;
+    this.#sessionBytes = evict(this.#sessions, sessions, this.#sessionBytes, this.maxBytes / 2);
+  }
+}
+
+/**
+ * How many segments from `at` repeat `unit` exactly (text and every fact a detector or a
+ * finding may carry, and the same grouping into one path), 0 when they do not. The path itself
+ * is not a fact detectors judge by (a finding is addressed to the body's own path), and new
+ * paths are fresh concatenations that a comparison would have to flatten: it is compared only
+ * where grouping could differ. Segments of one encoded string share one path string, and
+ * segments of different messages have different paths (a path starts with its message's).
+ */
+function matches(unit: Unit, segments: readonly Segment[], at: number): number {
+  const n = unit.segments.length;
+  if (at + n > segments.length) return 0;
+  const head = segments[at]!;
+  for (let k = 0; k < n; k++) {
+    const a = unit.segments[k]!;
+    const b = segments[at + k]!;
+    if (
+      a.text !== b.text ||
+      a.channel !== b.channel ||
+      a.addressable !== b.addressable ||
+      a.toolName !== b.toolName ||
+      a.callId !== b.callId ||
+      a.argumentKey !== b.argumentKey ||
+      a.messageIndex !== b.messageIndex ||
+      (k > 0 && b.path !== head.path)
+    )
+      return 0;
+  }
+  // The body's unit must end where the stored one does.
+  const next = segments[at + n];
+  return next && next.messageIndex === head.messageIndex && next.path === head.path ? 0 : n;
+}
+
+/** A stored unit's results for this body: as they are when its path is the same, else re-addressed copies. */
+function addressed(stored: StoredUnit, head: Segment): UnitResults {
+  if (stored.unit.path === head.path) return stored.results as UnitResults;
+  return stored.results.map((findings) => findings.map((f) => ({ ...f, path: head.path })));
+}
+
+/** The text-level key of a unit: its text, then the facts a detector may read. */
+function textSlot(scope: MemoScope, unit: Unit): TextSlot {
+  const first = unit.segments[0];
+  const single = unit.segments.length === 1;
+  const text = single
+    ? (first?.text ?? "")
+    : unit.segments.map((s) => `${s.argumentKey}\u0002${s.text}`).join("\u0003");
+  const argumentKey = single ? (first?.argumentKey ?? "") : "";
+  const facts = `${first?.channel}\u0001${first?.addressable ? 1 : 0}\u0001${first?.toolName ?? ""}\u0001${argumentKey}\u0001${scope.kind}\u0001${scope.set.key}`;
+  return { text, facts, entry: undefined, complete: false };
+}
+
+/** A text-level hit, re-addressed to the unit's path and call; gaps where nothing is known. */
+function readdressed(known: UnitResults | undefined, unit: Unit, size: number): UnitResults {
+  if (!known) return new Array<readonly Finding[] | undefined>(size).fill(undefined);
+  const callId = unit.segments[0]?.callId ?? "";
+  return known.map((findings) => {
+    if (!findings || findings.length === 0) return findings === undefined ? undefined : EMPTY;
+    const first = findings[0]!;
+    if (first.path === unit.path && first.callId === callId) return findings;
+    return findings.map((f) => ({ ...f, path: unit.path, callId }));
+  });
+}
+
+/** What a unit of the session level holds: its texts, and the path, arrays and objects around them. */
+function unitBytes(unit: Unit): number {
+  let bytes = UNIT_OVERHEAD + unit.path.length * 2;
+  for (const s of unit.segments) bytes += s.text.length * 2 + s.argumentKey.length * 2 + s.toolName.length * 2;
+  return bytes;
+}
+
+/** How a hit keeps an entry from eviction: it moves to the young end of its organization's map. */
+function touch<V>(map: Map<string, V>, key: string, value: V): void {
+  map.delete(key);
+  map.set(key, value);
+}
+
+/** Drops the oldest entries, of the organization that just grew first, until within `max`; returns the bytes left. */
+function evict<V extends { readonly bytes: number }>(
+  orgs: Map<string, Map<string, V>>,
+  growing: Map<string, V>,
+  bytes: number,
+  max: number,
+): number {
+  for (const entries of [growing, ...orgs.values()]) {
+    for (const [key, entry] of entries) {
+      if (bytes <= max) return bytes;
+      entries.delete(key);
+      bytes -= entry.bytes;
     }
   }
+  return bytes;
 }

@@ -1,5 +1,5 @@
 import type { AgentRecord, SessionRecord, StepRecord, TurnRecord } from "./records.js";
-import type { IndexKind, SessionState } from "./state.js";
+import type { IndexKind, SessionState, StateWrite } from "./state.js";
 
 /** Bounds of the in-memory state. Each bound evicts the least recently written entries. */
 export interface MemoryStateOptions {
@@ -244,6 +244,16 @@ export class MemorySessionState implements SessionState {
       if (this.#bindings.get(old) === sessionId) this.#bindings.delete(old);
     }
     slot.bindings.set(index, owned);
+  }
+
+  async write(orgId: string, writes: readonly StateWrite[]): Promise<void> {
+    for (const w of writes) {
+      if (w.kind === "agent") await this.putAgent(orgId, w.agent);
+      else if (w.kind === "session") await this.putSession(orgId, w.session);
+      else if (w.kind === "turn") await this.putTurn(orgId, w.turn);
+      else if (w.kind === "step") await this.putStep(orgId, w.step);
+      else await this.bind(orgId, w.agentId, w.index, w.key, w.sessionId);
+    }
   }
 
   #evictSession(key: string, slot: Slot): void {

@@ -1,7 +1,7 @@
 import { createHash, randomUUID } from "node:crypto";
 import { createClient } from "redis";
 import type { AgentRecord, SessionRecord, StepRecord, TurnRecord } from "./records.js";
-import type { IndexKind, SessionState } from "./state.js";
+import type { IndexKind, SessionState, StateWrite } from "./state.js";
 
 /** Tuning of the Redis-backed session state. Times are milliseconds. */
 export interface RedisSessionStateOptions {
@@ -22,7 +22,7 @@ export interface RedisSessionStateOptions {
   readonly commandTimeoutMs?: number;
   /**
    * How long an agent's lock holds if its holder dies without releasing it (default 10 s): far
-   * above an attach's dozen round trips, so a live holder does not lose it mid-work unless Redis
+   * above an attach's handful of round trips, so a live holder does not lose it mid-work unless Redis
    * is so slow that most commands near their timeout. Were that to happen, the next holder could
    * number a step alongside it; the release still never deletes a lock it no longer owns.
    */
@@ -70,62 +70,68 @@ class Script {
 }
 
 /**
- * Writes a session and indexes it twice: by lastSeenAt for listing, by write time (real clock)
- * to find index entries whose key has expired; those are dropped from both indexes here.
- * The session's turns and steps are refreshed with it, so they live exactly as long.
- * KEYS: session, by-seen index, by-write index, turns, steps.
- * ARGV: json, session id, lastSeenAt, write time, expiry cutoff (`(<ms>`), ttl.
+ * A batch of writes, applied in order in one call (the tracker's writes of one event cost one
+ * round trip). ARGV: ttl, write time, expiry cutoff (`(<ms>`), then one group per write, each
+ * taking a fixed number of KEYS and ARGV:
+ *
+ * - `agent` (KEYS agent, agent index; ARGV json, agent id): writes the agent and indexes it by
+ *   write time, dropping index entries whose key has expired.
+ * - `session` (KEYS session, by-seen index, by-write index, turns, steps; ARGV json, id,
+ *   lastSeenAt): writes the session and indexes it twice, by lastSeenAt for listing and by write
+ *   time to find entries whose key has expired (those are dropped from both); its turns and
+ *   steps are refreshed with it, so they live exactly as long.
+ * - `turn` (KEYS session, turns; ARGV turn id, json): only while the session is held.
+ * - `step` (KEYS session, steps, step pointer; ARGV field, json): the step, and the pointer
+ *   that finds it by (agent, step_id) holding the step itself (one read finds it), only while
+ *   the session is held.
+ * - `bind` (KEYS session, binding; ARGV session id): only while the session is held.
+ *
+ * Every key is passed in KEYS, all under one org's hash tag.
  */
-const PUT_SESSION = new Script(`
-local ttl = ARGV[6]
-redis.call('SET', KEYS[1], ARGV[1], 'PX', ttl)
-redis.call('ZADD', KEYS[2], ARGV[3], ARGV[2])
-redis.call('ZADD', KEYS[3], ARGV[4], ARGV[2])
-local gone = redis.call('ZRANGEBYSCORE', KEYS[3], '-inf', ARGV[5], 'LIMIT', 0, 256)
-for _, id in ipairs(gone) do
-  redis.call('ZREM', KEYS[2], id)
-  redis.call('ZREM', KEYS[3], id)
+const WRITE = new Script(`
+local ttl, now, cutoff = ARGV[1], ARGV[2], ARGV[3]
+local k, a = 1, 4
+while a <= #ARGV do
+  local op = ARGV[a]
+  if op == 'agent' then
+    redis.call('SET', KEYS[k], ARGV[a + 1], 'PX', ttl)
+    redis.call('ZADD', KEYS[k + 1], now, ARGV[a + 2])
+    redis.call('ZREMRANGEBYSCORE', KEYS[k + 1], '-inf', cutoff)
+    redis.call('PEXPIRE', KEYS[k + 1], ttl)
+    k, a = k + 2, a + 3
+  elseif op == 'session' then
+    redis.call('SET', KEYS[k], ARGV[a + 1], 'PX', ttl)
+    redis.call('ZADD', KEYS[k + 1], ARGV[a + 3], ARGV[a + 2])
+    redis.call('ZADD', KEYS[k + 2], now, ARGV[a + 2])
+    local gone = redis.call('ZRANGEBYSCORE', KEYS[k + 2], '-inf', cutoff, 'LIMIT', 0, 256)
+    for _, id in ipairs(gone) do
+      redis.call('ZREM', KEYS[k + 1], id)
+      redis.call('ZREM', KEYS[k + 2], id)
+    end
+    for i = k + 1, k + 4 do redis.call('PEXPIRE', KEYS[i], ttl) end
+    k, a = k + 5, a + 4
+  elseif op == 'turn' then
+    if redis.call('EXISTS', KEYS[k]) == 1 then
+      redis.call('HSET', KEYS[k + 1], ARGV[a + 1], ARGV[a + 2])
+      redis.call('PEXPIRE', KEYS[k + 1], ttl)
+    end
+    k, a = k + 2, a + 3
+  elseif op == 'step' then
+    if redis.call('EXISTS', KEYS[k]) == 1 then
+      redis.call('HSET', KEYS[k + 1], ARGV[a + 1], ARGV[a + 2])
+      redis.call('PEXPIRE', KEYS[k + 1], ttl)
+      redis.call('SET', KEYS[k + 2], ARGV[a + 2], 'PX', ttl)
+    end
+    k, a = k + 3, a + 3
+  elseif op == 'bind' then
+    if redis.call('EXISTS', KEYS[k]) == 1 then
+      redis.call('SET', KEYS[k + 1], ARGV[a + 1], 'PX', ttl)
+    end
+    k, a = k + 2, a + 2
+  else
+    return redis.error_reply('unknown write ' .. tostring(op))
+  end
 end
-for i = 2, 5 do redis.call('PEXPIRE', KEYS[i], ttl) end
-return 0
-`);
-
-/** Hash field write, only while the session is held. KEYS: session, hash. ARGV: field, json, ttl. */
-const PUT_IN_SESSION = new Script(`
-if redis.call('EXISTS', KEYS[1]) == 0 then return 0 end
-redis.call('HSET', KEYS[2], ARGV[1], ARGV[2])
-redis.call('PEXPIRE', KEYS[2], ARGV[3])
-return 1
-`);
-
-/**
- * A step and the pointer that finds it by (agent, step_id), only while its session is held.
- * KEYS: session, steps hash, step pointer. ARGV: field, json, session id, ttl.
- */
-const PUT_STEP = new Script(`
-if redis.call('EXISTS', KEYS[1]) == 0 then return 0 end
-redis.call('HSET', KEYS[2], ARGV[1], ARGV[2])
-redis.call('PEXPIRE', KEYS[2], ARGV[4])
-redis.call('SET', KEYS[3], ARGV[3], 'PX', ARGV[4])
-return 1
-`);
-
-/** Points a key at a session, only while the session is held. KEYS: session, binding. ARGV: id, ttl. */
-const BIND = new Script(`
-if redis.call('EXISTS', KEYS[1]) == 0 then return 0 end
-redis.call('SET', KEYS[2], ARGV[1], 'PX', ARGV[2])
-return 1
-`);
-
-/**
- * Writes an agent and indexes it by write time, dropping index entries whose key has expired.
- * KEYS: agent, index. ARGV: json, agent id, write time, expiry cutoff, ttl.
- */
-const PUT_AGENT = new Script(`
-redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[5])
-redis.call('ZADD', KEYS[2], ARGV[3], ARGV[2])
-redis.call('ZREMRANGEBYSCORE', KEYS[2], '-inf', ARGV[4])
-redis.call('PEXPIRE', KEYS[2], ARGV[5])
 return 0
 `);
 
@@ -191,7 +197,7 @@ class OrgKeys {
  * of a step, or consecutive requests of one conversation, may land on different replicas.
  *
  * Layout (`<prefix>:{<org>}:...`): agents and sessions as JSON strings, a session's turns and
- * steps as hashes, bindings and step pointers as strings, two zsets per org to list sessions.
+ * steps as hashes, bindings and step pointers (holding the step itself) as strings, two zsets per org to list sessions.
  * Every key has a TTL of `idleTtlMs`, refreshed when written; a session's turns and steps are
  * refreshed with the session, so idle state expires as a whole. That TTL replaces the in-memory
  * state's LRU bounds: memory follows the activity of the last `idleTtlMs`, not all history.
@@ -211,6 +217,9 @@ export class RedisSessionState implements SessionState {
   readonly #leaseMs: number;
   readonly #waitMs: number;
   readonly #localLocks = new Map<string, Promise<void>>();
+  #commands = 0;
+  #roundTrips = 0;
+  #inFlight = 0;
 
   private constructor(client: Client, options: RedisSessionStateOptions) {
     this.#client = client;
@@ -322,13 +331,7 @@ export class RedisSessionState implements SessionState {
   }
 
   async putAgent(orgId: string, agent: AgentRecord): Promise<void> {
-    const keys = this.#keys(orgId);
-    const now = Date.now();
-    await this.#script(
-      PUT_AGENT,
-      [keys.agent(agent.agentId), keys.agents()],
-      [JSON.stringify(agent), agent.agentId, String(now), this.#cutoff(now), String(this.#ttlMs)],
-    );
+    await this.write(orgId, [{ kind: "agent", agent }]);
   }
 
   async listAgents(orgId: string): Promise<AgentRecord[]> {
@@ -349,26 +352,7 @@ export class RedisSessionState implements SessionState {
   }
 
   async putSession(orgId: string, session: SessionRecord): Promise<void> {
-    const keys = this.#keys(orgId);
-    const now = Date.now();
-    await this.#script(
-      PUT_SESSION,
-      [
-        keys.session(session.id),
-        keys.sessionsBySeen(),
-        keys.sessionsByWrite(),
-        keys.turns(session.id),
-        keys.steps(session.id),
-      ],
-      [
-        JSON.stringify(session),
-        session.id,
-        String(session.lastSeenAt),
-        String(now),
-        this.#cutoff(now),
-        String(this.#ttlMs),
-      ],
-    );
+    await this.write(orgId, [{ kind: "session", session }]);
   }
 
   async listSessions(orgId: string, limit: number): Promise<SessionRecord[]> {
@@ -407,12 +391,7 @@ export class RedisSessionState implements SessionState {
   }
 
   async putTurn(orgId: string, turn: TurnRecord): Promise<void> {
-    const keys = this.#keys(orgId);
-    await this.#script(
-      PUT_IN_SESSION,
-      [keys.session(turn.sessionId), keys.turns(turn.sessionId)],
-      [turn.id, JSON.stringify(turn), String(this.#ttlMs)],
-    );
+    await this.write(orgId, [{ kind: "turn", turn }]);
   }
 
   async listTurns(orgId: string, sessionId: string): Promise<TurnRecord[]> {
@@ -422,18 +401,15 @@ export class RedisSessionState implements SessionState {
 
   async getStep(orgId: string, agentId: string, stepId: string): Promise<StepRecord | undefined> {
     const keys = this.#keys(orgId);
-    const sessionId = await this.#call<string | null>(["GET", keys.stepOwner(agentId, stepId)]);
-    if (sessionId === null) return undefined;
-    return parse<StepRecord>(await this.#call(["HGET", keys.steps(sessionId), stepField(agentId, stepId)]));
+    const pointer = await this.#call<string | null>(["GET", keys.stepOwner(agentId, stepId)]);
+    if (pointer === null) return undefined;
+    // The pointer holds the step itself; one written by an earlier version holds its session id.
+    if (pointer.startsWith("{")) return parse<StepRecord>(pointer);
+    return parse<StepRecord>(await this.#call(["HGET", keys.steps(pointer), stepField(agentId, stepId)]));
   }
 
   async putStep(orgId: string, step: StepRecord): Promise<void> {
-    const keys = this.#keys(orgId);
-    await this.#script(
-      PUT_STEP,
-      [keys.session(step.sessionId), keys.steps(step.sessionId), keys.stepOwner(step.agentId, step.stepId)],
-      [stepField(step.agentId, step.stepId), JSON.stringify(step), step.sessionId, String(this.#ttlMs)],
-    );
+    await this.write(orgId, [{ kind: "step", step }]);
   }
 
   async listSteps(orgId: string, sessionId: string): Promise<StepRecord[]> {
@@ -465,12 +441,44 @@ export class RedisSessionState implements SessionState {
     key: string,
     sessionId: string,
   ): Promise<void> {
+    await this.write(orgId, [{ kind: "bind", agentId, index, key, sessionId }]);
+  }
+
+  async write(orgId: string, writes: readonly StateWrite[]): Promise<void> {
+    if (writes.length === 0) return;
     const keys = this.#keys(orgId);
-    await this.#script(
-      BIND,
-      [keys.session(sessionId), keys.binding(agentId, index, key)],
-      [sessionId, String(this.#ttlMs)],
-    );
+    const now = Date.now();
+    const names: string[] = [];
+    const args: string[] = [String(this.#ttlMs), String(now), this.#cutoff(now)];
+    for (const w of writes) {
+      if (w.kind === "agent") {
+        names.push(keys.agent(w.agent.agentId), keys.agents());
+        args.push("agent", JSON.stringify(w.agent), w.agent.agentId);
+      } else if (w.kind === "session") {
+        const id = w.session.id;
+        names.push(keys.session(id), keys.sessionsBySeen(), keys.sessionsByWrite(), keys.turns(id), keys.steps(id));
+        args.push("session", JSON.stringify(w.session), id, String(w.session.lastSeenAt));
+      } else if (w.kind === "turn") {
+        names.push(keys.session(w.turn.sessionId), keys.turns(w.turn.sessionId));
+        args.push("turn", w.turn.id, JSON.stringify(w.turn));
+      } else if (w.kind === "step") {
+        const step = w.step;
+        names.push(keys.session(step.sessionId), keys.steps(step.sessionId), keys.stepOwner(step.agentId, step.stepId));
+        args.push("step", stepField(step.agentId, step.stepId), JSON.stringify(step));
+      } else {
+        names.push(keys.session(w.sessionId), keys.binding(w.agentId, w.index, w.key));
+        args.push("bind", w.sessionId);
+      }
+    }
+    await this.#script(WRITE, names, args);
+  }
+
+  /**
+   * Commands sent since start, and round trips: waits on Redis, where commands sent together
+   * (one event's independent reads) count once. Scripts and MGETs do their work in one command.
+   */
+  get calls(): { commands: number; roundTrips: number } {
+    return { commands: this.#commands, roundTrips: this.#roundTrips };
   }
 
   #keys(orgId: string): OrgKeys {
@@ -513,6 +521,8 @@ export class RedisSessionState implements SessionState {
   /** One command with a deadline: the client's own timeout stops counting once a command is written. */
   async #call<T = unknown>(args: string[]): Promise<T> {
     if (!this.#client.isReady) throw new SessionStateUnavailableError("redis session state is not connected");
+    this.#commands++;
+    if (this.#inFlight++ === 0) this.#roundTrips++;
     let timer: NodeJS.Timeout | undefined;
     const expired = new Promise<never>((_, reject) => {
       timer = setTimeout(
@@ -527,6 +537,7 @@ export class RedisSessionState implements SessionState {
         cause: error,
       });
     } finally {
+      this.#inFlight--;
       clearTimeout(timer);
     }
   }

@@ -11,6 +11,20 @@ import type { AgentRecord, SessionRecord, StepRecord, TurnRecord } from "./recor
  */
 export type IndexKind = "prefix" | "hint" | "opening" | "connection";
 
+/** One write of a batch: what the put or bind of the same name does. */
+export type StateWrite =
+  | { readonly kind: "agent"; readonly agent: AgentRecord }
+  | { readonly kind: "session"; readonly session: SessionRecord }
+  | { readonly kind: "turn"; readonly turn: TurnRecord }
+  | { readonly kind: "step"; readonly step: StepRecord }
+  | {
+      readonly kind: "bind";
+      readonly agentId: string;
+      readonly index: IndexKind;
+      readonly key: string;
+      readonly sessionId: string;
+    };
+
 /**
  * Storage of the tracker's hot state. Narrow on purpose: the in-memory implementation is the
  * embedded default, and the same interface is meant to be backed by PostgreSQL or Redis so that
@@ -60,4 +74,10 @@ export interface SessionState {
   ): Promise<(string | undefined)[]>;
   /** Points a key at a session, replacing what it pointed at before (the latest writer wins). */
   bind(orgId: string, agentId: string, index: IndexKind, key: string, sessionId: string): Promise<void>;
+
+  /**
+   * Applies writes in order, each exactly as its own put or bind would (a turn, step or binding
+   * still needs its session held), at once: one round trip for a remote backend.
+   */
+  write(orgId: string, writes: readonly StateWrite[]): Promise<void>;
 }

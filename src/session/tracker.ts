@@ -16,6 +16,7 @@ import {
   type TurnRecord,
 } from "./records.js";
 import { SessionError } from "./session-error.js";
+import type { IndexKind, StateWrite } from "./state.js";
 import { closeTurn, isNewInstruction, openTurn, planTurn } from "./turns.js";
 
 /** One event to place (AttachRequest without the proto). */
@@ -149,9 +150,9 @@ export function createSessionTracker(trackerOptions: TrackerOptions): SessionTra
     return recorded;
   }
 
-  /** Writes a closed turn and counts it. */
-  async function saveClosed(orgId: string, turn: TurnRecord, closed: AttachResult["closedTurns"]) {
-    await state.putTurn(orgId, turn);
+  /** Queues a closed turn's write and counts it. */
+  function saveClosed(writes: StateWrite[], turn: TurnRecord, closed: AttachResult["closedTurns"]) {
+    writes.push({ kind: "turn", turn });
     if (turn.closeReason) {
       stats.turnsClosed[turn.closeReason]++;
       closed.push({ turnId: turn.id, reason: turn.closeReason });
@@ -187,34 +188,37 @@ export function createSessionTracker(trackerOptions: TrackerOptions): SessionTra
   }
 
   /** A request or response whose step_id is known: same step, one more event (no dedup). */
-  async function attachToStep(
+  function attachToStep(
     input: AttachInput,
     step: StepRecord,
     session: SessionRecord,
     now: number,
     signals: string[],
-  ): Promise<AttachResult> {
+    held: TurnRecord | undefined,
+    writes: StateWrite[],
+  ): AttachResult {
     const closed: AttachResult["closedTurns"] = [];
+    const turnWrites: StateWrite[] = [];
     const paired = input.kind === "step/response" && step.events.some((e) => e.kind === "step/request");
-    let turn = await state.getTurn(input.orgId, session.id, step.turnId);
+    let turn = held;
     if (turn && turn.closedAt === undefined) {
       if (input.kind === "step/response" && input.finishReason === "max_tokens") {
         turn = closeTurn(turn, "max_tokens", now);
-        await saveClosed(input.orgId, turn, closed);
+        saveClosed(turnWrites, turn, closed);
       } else {
         turn = { ...turn, lastActivityAt: now };
-        await state.putTurn(input.orgId, turn);
+        turnWrites.push({ kind: "turn", turn });
       }
     }
     step.events.push(event(input, now, "step_id", paired, signals));
     touchSession(session, now, signals);
-    await state.putSession(input.orgId, session);
-    await state.putStep(input.orgId, step);
+    // The session first: the turn and step writes need it held.
+    writes.push({ kind: "session", session }, ...turnWrites, { kind: "step", step });
     return result(session, turn, step, "step_id", paired, signals, closed);
   }
 
   /** A response whose request was never seen: judged anyway, recorded in a session of its own. */
-  async function attachUnpaired(input: AttachInput, now: number, signals: string[]): Promise<AttachResult> {
+  function attachUnpaired(input: AttachInput, now: number, signals: string[], writes: StateWrite[]): AttachResult {
     const closed: AttachResult["closedTurns"] = [];
     const session = newSession(input, now, "unpaired");
     let turn = { ...openTurn(session.id, 0, now), stepCount: 1 };
@@ -232,18 +236,23 @@ export function createSessionTracker(trackerOptions: TrackerOptions): SessionTra
       createdAt: now,
       events: [event(input, now, "unpaired", false, signals)],
     };
-    await state.putSession(input.orgId, session);
+    writes.push({ kind: "session", session });
     if (input.finishReason === "max_tokens") {
       turn = closeTurn(turn, "max_tokens", now);
-      await saveClosed(input.orgId, turn, closed);
+      saveClosed(writes, turn, closed);
     } else {
-      await state.putTurn(input.orgId, turn);
+      writes.push({ kind: "turn", turn });
     }
-    await state.putStep(input.orgId, step);
+    writes.push({ kind: "step", step });
     return result(session, turn, step, "unpaired", false, signals, closed);
   }
 
-  async function attachRequest(input: AttachInput, now: number, signals: string[]): Promise<AttachResult> {
+  async function attachRequest(
+    input: AttachInput,
+    now: number,
+    signals: string[],
+    writes: StateWrite[],
+  ): Promise<AttachResult> {
     const conversation = input.conversation;
     const chain = new PrefixChain(conversation);
     const opening = openingKey(conversation);
@@ -277,8 +286,10 @@ export function createSessionTracker(trackerOptions: TrackerOptions): SessionTra
       session.recentUserDigests,
     );
     const plan = planTurn(latest, now, newInstruction, options.idleTimeoutMs);
-    if (plan.close && latest)
-      await saveClosed(input.orgId, closeTurn(latest, plan.close.reason, plan.close.at), closed);
+    // The session is written first (turns, steps and bindings need it held); a turn this
+    // request closes is queued after it, before the turn it opens.
+    const after: StateWrite[] = [];
+    if (plan.close && latest) saveClosed(after, closeTurn(latest, plan.close.reason, plan.close.at), closed);
     let turn: TurnRecord;
     if (plan.open || !latest) {
       turn = openTurn(session.id, session.turnCount, now);
@@ -310,32 +321,26 @@ export function createSessionTracker(trackerOptions: TrackerOptions): SessionTra
       session.recentUserDigests = [...session.recentUserDigests, lastUser.digest].slice(-RECENT_USER_DIGESTS);
     }
 
-    await state.putSession(input.orgId, session);
-    await state.putTurn(input.orgId, turn);
-    await state.putStep(input.orgId, step);
-    await bindRequest(input, session, chain, opening);
+    writes.push({ kind: "session", session }, ...after, { kind: "turn", turn }, { kind: "step", step });
+    bindRequest(input, session, chain, opening, writes);
     return result(session, turn, step, placement.method, false, signals, closed);
   }
 
   /** Points the request's signals at its session, for the next request of the conversation. */
-  async function bindRequest(
+  function bindRequest(
     input: AttachInput,
     session: SessionRecord,
     chain: PrefixChain,
     opening: string,
+    writes: StateWrite[],
   ) {
-    const { orgId, agentId, agentUser } = input;
-    if (chain.length > 0) {
-      await state.bind(orgId, agentId, "prefix", userScoped(agentUser, chain.key(chain.length)), session.id);
-    }
-    if (opening !== "")
-      await state.bind(orgId, agentId, "opening", userScoped(agentUser, opening), session.id);
-    if (input.connection !== "") {
-      await state.bind(orgId, agentId, "connection", userScoped(agentUser, input.connection), session.id);
-    }
-    if (session.hint !== "" && session.hint === input.sessionHint) {
-      await state.bind(orgId, agentId, "hint", session.hint, session.id);
-    }
+    const { agentId, agentUser } = input;
+    const bind = (index: IndexKind, key: string) =>
+      writes.push({ kind: "bind", agentId, index, key, sessionId: session.id });
+    if (chain.length > 0) bind("prefix", userScoped(agentUser, chain.key(chain.length)));
+    if (opening !== "") bind("opening", userScoped(agentUser, opening));
+    if (input.connection !== "") bind("connection", userScoped(agentUser, input.connection));
+    if (session.hint !== "" && session.hint === input.sessionHint) bind("hint", session.hint);
   }
 
   return {
@@ -345,23 +350,31 @@ export function createSessionTracker(trackerOptions: TrackerOptions): SessionTra
       validateAttach(input);
       const now = options.clock();
       return state.exclusive(input.orgId, input.agentId, async () => {
-        const observed = observeAgentType(
-          await state.getAgent(input.orgId, input.agentId),
-          input.agentId,
-          input.agentType,
-          now,
-        );
-        await state.putAgent(input.orgId, observed.agent);
+        // Independent reads go out together; every write of the event goes out as one batch.
+        const [agent, step] = await Promise.all([
+          state.getAgent(input.orgId, input.agentId),
+          state.getStep(input.orgId, input.agentId, input.stepId),
+        ]);
+        const observed = observeAgentType(agent, input.agentId, input.agentType, now);
+        const writes: StateWrite[] = [{ kind: "agent", agent: observed.agent }];
         const signals: string[] = [];
         if (observed.shadow) {
           signals.push(SHADOW_AGENT_SIGNAL);
           stats.shadowAgentEvents++;
         }
-        const step = await state.getStep(input.orgId, input.agentId, input.stepId);
-        const session = step ? await state.getSession(input.orgId, step.sessionId) : undefined;
-        if (step && session) return attachToStep(input, step, session, now, signals);
-        if (input.kind === "step/response") return attachUnpaired(input, now, signals);
-        return attachRequest(input, now, signals);
+        // A known step: its session and turn are read together.
+        const [session, turn] = step
+          ? await Promise.all([
+              state.getSession(input.orgId, step.sessionId),
+              state.getTurn(input.orgId, step.sessionId, step.turnId),
+            ])
+          : [undefined, undefined];
+        let attached: AttachResult;
+        if (step && session) attached = attachToStep(input, step, session, now, signals, turn, writes);
+        else if (input.kind === "step/response") attached = attachUnpaired(input, now, signals, writes);
+        else attached = await attachRequest(input, now, signals, writes);
+        await state.write(input.orgId, writes);
+        return attached;
       });
     },
 
@@ -387,12 +400,15 @@ export function createSessionTracker(trackerOptions: TrackerOptions): SessionTra
           return { turnClosed: false, recorded: false };
         }
         target.decision = input.decision;
-        await state.putStep(input.orgId, recorded);
-        if (input.decision !== "block") return { turnClosed: false, recorded: true };
-        const turn = await state.getTurn(input.orgId, recorded.sessionId, recorded.turnId);
-        if (!turn || turn.closedAt !== undefined) return { turnClosed: false, recorded: true };
-        await saveClosed(input.orgId, closeTurn(turn, "block", now), []);
-        return { turnClosed: true, recorded: true };
+        const writes: StateWrite[] = [{ kind: "step", step: recorded }];
+        const turn =
+          input.decision === "block"
+            ? await state.getTurn(input.orgId, recorded.sessionId, recorded.turnId)
+            : undefined;
+        const closes = turn !== undefined && turn.closedAt === undefined;
+        if (turn && closes) saveClosed(writes, closeTurn(turn, "block", now), []);
+        await state.write(input.orgId, writes);
+        return { turnClosed: closes, recorded: true };
       });
     },
 

@@ -405,6 +405,40 @@ describe.skipIf(!up)("RedisSessionState: a state shared by replicas", () => {
     expect(await state.lookup("o", "a", "hint", ["k"])).toEqual([undefined]);
   });
 
+  it("spends 7 round trips on a continuing request, 5 on its response and 5 on each conclude (was 13, 11, 6)", async () => {
+    const h = await harness();
+    const base = opening("You are a coding agent.", "Refactor the parser.");
+    const conclude = (sessionId: string, kind: "step/request" | "step/response") =>
+      h.tracker.conclude({ orgId: "org-a", sessionId, stepId: h.lastStepId(), kind, decision: "allow" });
+    // Warm up: scripts loaded, session and turn under way.
+    for (let step = 1; step <= 3; step++) {
+      const placed = await h.request(grow(base, "loop", step - 1));
+      await conclude(placed.sessionId, "step/request");
+      await h.response(h.lastStepId());
+      await conclude(placed.sessionId, "step/response");
+    }
+    const cost = async (work: () => Promise<unknown>) => {
+      const before = h.state.calls;
+      await work();
+      const after = h.state.calls;
+      return { commands: after.commands - before.commands, roundTrips: after.roundTrips - before.roundTrips };
+    };
+    let sessionId = "";
+    const request = await cost(async () => {
+      sessionId = (await h.request(grow(base, "loop", 3))).sessionId;
+    });
+    const requestConclude = await cost(() => conclude(sessionId, "step/request"));
+    const response = await cost(() => h.response(h.lastStepId()));
+    const responseConclude = await cost(() => conclude(sessionId, "step/response"));
+    // lock, agent + step, prefix keys, session, current turn, one batch of writes, unlock.
+    expect(request).toEqual({ commands: 8, roundTrips: 7 });
+    // lock, agent + step, session + turn, writes, unlock.
+    expect(response).toEqual({ commands: 7, roundTrips: 5 });
+    // session (for its agent), lock, step, write, unlock.
+    expect(requestConclude).toEqual({ commands: 5, roundTrips: 5 });
+    expect(responseConclude).toEqual({ commands: 5, roundTrips: 5 });
+  });
+
   it("lets idle state expire after its TTL, sessions and their index entries with it", async () => {
     const state = await freshState(undefined, { idleTtlMs: 300 });
     const h = harnessOn(state);
