@@ -37,18 +37,41 @@ async function main(): Promise<void> {
   }
   app.bridge.log.info({ address, basePath: env.basePath, dataDir: env.dataDir, rpcPort: app.rpcPort, metricsPort: app.metricsPort }, "guard listening");
 
-  let stopping = false;
-  const stop = async (signal: string) => {
-    if (stopping) return;
-    stopping = true;
-    app.bridge.log.info({ signal }, "stopping: finishing requests in flight, flushing records");
-    await app.close();
-    const stats = app.store.stats();
-    app.bridge.log.info({ ...stats }, "stopped");
-    process.exit(0);
+  // Shutdown (SIGTERM, SIGINT): stop listening, answer every request already taken (one that
+  // arrives on a kept-alive connection meanwhile gets a 503 and `connection: close`), then flush
+  // every accepted record, and only then exit. A store that cannot flush (the database stays
+  // away) keeps the process retrying rather than dropping records; exit code 1 if close fails.
+  let stopping: Promise<void> | undefined;
+  let exitCode = 0;
+  const stop = (reason: string, code: number): Promise<void> => {
+    exitCode = Math.max(exitCode, code);
+    if (stopping) {
+      app.bridge.log.warn({ reason, ...app.store.stats() }, "already stopping: still flushing accepted records");
+      return stopping;
+    }
+    app.bridge.log.info({ reason }, "stopping: finishing requests in flight, flushing records");
+    stopping = app.close().then(
+      () => {
+        app.bridge.log.info({ ...app.store.stats() }, "stopped");
+        process.exit(exitCode);
+      },
+      (error: unknown) => {
+        app.bridge.log.error({ err: (error as Error).message, ...app.store.stats() }, "stopped with records unwritten");
+        process.exit(1);
+      },
+    );
+    return stopping;
   };
-  process.on("SIGINT", () => void stop("SIGINT"));
-  process.on("SIGTERM", () => void stop("SIGTERM"));
+  process.on("SIGINT", () => void stop("SIGINT", 0));
+  process.on("SIGTERM", () => void stop("SIGTERM", 0));
+  // A fault nothing else caught (a socket error without a listener, a promise nobody awaited)
+  // would end the process with every queued record in memory: log it, and drain before exiting.
+  const fatal = (error: unknown) => {
+    app.bridge.log.fatal({ err: error instanceof Error ? (error.stack ?? error.message) : String(error) }, "unexpected error");
+    void stop("fatal", 1);
+  };
+  process.on("uncaughtException", fatal);
+  process.on("unhandledRejection", fatal);
 }
 
 main().catch((error: unknown) => {

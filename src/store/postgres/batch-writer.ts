@@ -1,8 +1,10 @@
 import type pg from "pg";
 import { describeOp, type WriteOp } from "./ops.js";
-import { insertRows, isDataError, pgJson, pgText } from "./sql.js";
+import { checkout, insertRows, isDataError, pgJson, pgText } from "./sql.js";
 import {
+  AGENT_COLUMNS,
   AUDIT_COLUMNS,
+  agentRow,
   auditRow,
   EVENT_COLUMNS,
   eventRow,
@@ -61,7 +63,7 @@ export class BatchWriter {
   }
 
   async #transaction(batch: readonly WriteOp[], trustKnownPayloads: boolean): Promise<void> {
-    const client = await this.#pool.connect();
+    const { client, release } = await checkout(this.#pool);
     let failure: unknown;
     try {
       await client.query("BEGIN");
@@ -70,11 +72,14 @@ export class BatchWriter {
       for (const sha256 of bodies) this.#remember(sha256);
     } catch (error) {
       failure = error;
-      await client.query("ROLLBACK").catch(() => undefined);
+      // Only a client that goes back to the pool needs its transaction rolled back; one that is
+      // discarded (lost, hung, timed out) is rolled back by the server when it goes, and a
+      // ROLLBACK sent on it would only wait out another timeout behind the hung statement.
+      if (isDataError(error)) await client.query("ROLLBACK").catch(() => undefined);
       throw error;
     } finally {
-      // A client that failed for any reason but its data may be broken; let the pool replace it.
-      client.release(failure instanceof Error && !isDataError(failure) ? failure : undefined);
+      // A client that failed for any reason but its data may be broken; the pool replaces it.
+      release(failure);
     }
   }
 
@@ -88,6 +93,7 @@ export class BatchWriter {
     const events: unknown[][] = [];
     const audits: unknown[][] = [];
     const heartbeats: unknown[][] = [];
+    const agents: unknown[][] = [];
     for (const op of batch) {
       switch (op.kind) {
         case "event":
@@ -101,6 +107,9 @@ export class BatchWriter {
         case "heartbeat":
           heartbeats.push(heartbeatRow(op.id, op.record));
           break;
+        case "agent":
+          agents.push(agentRow(op.record));
+          break;
       }
     }
     // Replicas writing the same bodies take their row locks in one order (sorted), so two batches
@@ -112,6 +121,8 @@ export class BatchWriter {
     await insertRows(client, "events", EVENT_COLUMNS, events, "ON CONFLICT (event_id) DO NOTHING");
     await insertRows(client, "audit", AUDIT_COLUMNS, audits, "ON CONFLICT (id) DO NOTHING");
     await insertRows(client, "heartbeats", HEARTBEAT_COLUMNS, heartbeats, "ON CONFLICT (id) DO NOTHING");
+    // A placement made while the database was away: one another replica wrote first holds.
+    await insertRows(client, "agents", AGENT_COLUMNS, agents, "ON CONFLICT DO NOTHING");
     return [...payloads.keys()];
   }
 

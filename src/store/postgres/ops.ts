@@ -1,4 +1,5 @@
 import type {
+  AgentRecord,
   AuditRecord,
   EventRecord,
   HeartbeatRecord,
@@ -11,7 +12,9 @@ import type {
 export type WriteOp =
   | { readonly kind: "event"; readonly id: string; readonly event: EventRecord; readonly payload: Buffer }
   | { readonly kind: "audit"; readonly id: string; readonly record: AuditRecord }
-  | { readonly kind: "heartbeat"; readonly id: string; readonly record: HeartbeatRecord };
+  | { readonly kind: "heartbeat"; readonly id: string; readonly record: HeartbeatRecord }
+  /** A placement decided while the database was unreachable, written when it returns (the first one there wins). */
+  | { readonly kind: "agent"; readonly id: string; readonly record: AgentRecord };
 
 /** The op as one self-contained JSON document (the body as base64), for the write-failures table. */
 export function describeOp(op: WriteOp): unknown {

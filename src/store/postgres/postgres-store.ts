@@ -22,7 +22,7 @@ import {
   type HeartbeatSourceRow,
   heartbeatSourceFromRow,
 } from "./queries.js";
-import { pgText } from "./sql.js";
+import { checkout, isDataError, isUnreachable, pgText } from "./sql.js";
 import {
   type AgentRow,
   type AuditRow,
@@ -52,6 +52,13 @@ export interface PostgresStoreOptions extends WriteBehindOptions {
   readonly poolSize?: number;
   /** How long to wait for a connection before an attempt counts as failed (default 5 s). */
   readonly connectTimeoutMs?: number;
+  /**
+   * How long any one statement may go unanswered before it fails (default 30 s). A server that
+   * dies without closing its connections (power loss, a partition) would otherwise hold a write
+   * forever, and every record queued behind it; a write that times out is retried, harmlessly
+   * (every insert is idempotent), on a fresh connection.
+   */
+  readonly queryTimeoutMs?: number;
   /** How long `close()` keeps retrying unwritten records before it gives up and says so (default: forever). */
   readonly closeTimeoutMs?: number;
   readonly logger?: PostgresStoreLogger;
@@ -81,6 +88,7 @@ export class PostgresStore implements Store {
   readonly #pool: pg.Pool;
   readonly #queue: WriteBehind<WriteOp>;
   readonly #closeTimeoutMs: number | undefined;
+  readonly #logger: PostgresStoreLogger;
   #accepted = 0;
   #written = 0;
   #quarantined = 0;
@@ -88,6 +96,7 @@ export class PostgresStore implements Store {
 
   private constructor(pool: pg.Pool, options: PostgresStoreOptions) {
     const logger = options.logger ?? silentLogger;
+    this.#logger = logger;
     this.#pool = pool;
     this.#closeTimeoutMs = options.closeTimeoutMs;
     // An idle connection dropped by the server is reported here; without a listener it would crash the process.
@@ -126,15 +135,22 @@ export class PostgresStore implements Store {
       connectionString: url,
       max: options.poolSize ?? 10,
       connectionTimeoutMillis: options.connectTimeoutMs ?? 5_000,
+      query_timeout: options.queryTimeoutMs ?? 30_000,
+      // TCP keepalives let the kernel notice a dead server on an idle pooled connection.
+      keepAlive: true,
       application_name: "guard",
     });
     if (options.migrate ?? true) {
       try {
-        const client = await pool.connect();
+        const { client, release } = await checkout(pool);
+        let failure: unknown;
         try {
           await migrateWith(client, readMigrations(options.migrationsDir));
+        } catch (error) {
+          failure = error;
+          throw error;
         } finally {
-          client.release();
+          release(failure);
         }
       } catch (error) {
         await pool.end();
@@ -160,9 +176,28 @@ export class PostgresStore implements Store {
     await this.#queue.push({ kind: "heartbeat", id: randomUUID(), record });
   }
 
-  /** Written through: every replica must see one placement, the first. */
+  /**
+   * Written through: every replica must see one placement, the first. While the database is
+   * unreachable the decision must not wait for it: the placement made here holds for this
+   * replica, and is queued to be written when the database returns (where a placement another
+   * replica wrote first wins for everyone who reads it after).
+   */
   async claimAgent(record: AgentRecord): Promise<AgentRecord> {
     this.#accepting();
+    try {
+      return await this.#claimAgent(record);
+    } catch (error) {
+      if (!isUnreachable(error)) throw error;
+      this.#logger.warn(
+        { org_id: record.org_id, agent_id: record.agent_id, workspace: record.workspace, err: (error as Error).message },
+        "postgres unreachable: agent placed provisionally, the claim is queued",
+      );
+      await this.#queue.push({ kind: "agent", id: randomUUID(), record });
+      return record;
+    }
+  }
+
+  async #claimAgent(record: AgentRecord): Promise<AgentRecord> {
     const result = await this.#pool.query<AgentRow>(
       `WITH inserted AS (
          INSERT INTO agents (org_id, agent_id, workspace, agent_type, first_seen) VALUES ($1, $2, $3, $4, $5)
@@ -193,7 +228,8 @@ export class PostgresStore implements Store {
    */
   async claimPlaceholder(claim: PlaceholderClaim): Promise<string> {
     this.#accepting();
-    const client = await this.#pool.connect();
+    const { client, release } = await checkout(this.#pool);
+    let failure: unknown;
     try {
       await client.query("BEGIN");
       await client.query("SELECT pg_advisory_xact_lock(hashtextextended($1, 7))", [`${pgText(claim.org_id)}\u001f${pgText(claim.agent_id)}`]);
@@ -217,10 +253,11 @@ export class PostgresStore implements Store {
       await client.query("COMMIT");
       return placeholder;
     } catch (error) {
-      await client.query("ROLLBACK").catch(() => undefined);
+      failure = error;
+      if (isDataError(error)) await client.query("ROLLBACK").catch(() => undefined);
       throw error;
     } finally {
-      client.release();
+      release(failure);
     }
   }
 

@@ -60,3 +60,44 @@ export function isDataError(error: unknown): boolean {
   // a deployment to fix (run the migrations), after which the same records go in unchanged.
   return sqlClass === "22" || sqlClass === "23";
 }
+
+/** A client taken from the pool for several statements, and how to give it back. */
+export interface CheckedOutClient {
+  readonly client: pg.PoolClient;
+  /** Returns the client; discards it instead when `failure` is anything but a refusal of the data, or it was lost. */
+  release(failure?: unknown): void;
+}
+
+/**
+ * Takes a client from the pool for a transaction. While a client is checked out the pool does not
+ * listen to it, and a connection lost mid-transaction emits `error` on the client (besides failing
+ * the statement): without a listener of its own that is an uncaught exception, which ends the
+ * process with everything still queued. The listener here keeps the error for `release`.
+ */
+export async function checkout(pool: pg.Pool): Promise<CheckedOutClient> {
+  const client = await pool.connect();
+  let lost: Error | undefined;
+  const onError = (error: Error) => {
+    lost = error;
+  };
+  client.on("error", onError);
+  return {
+    client,
+    release(failure) {
+      client.removeListener("error", onError);
+      const broken = lost ?? (failure !== undefined && !isDataError(failure) ? failure : undefined);
+      client.release(broken === undefined ? undefined : broken instanceof Error ? broken : new Error(String(broken)));
+    },
+  };
+}
+
+/**
+ * The database could not be reached or lost the connection (as opposed to answering with a
+ * refusal): a network error, a timeout, a connection exception (class 08), the server shutting
+ * down or not accepting connections (57P), or out of connection slots (53300).
+ */
+export function isUnreachable(error: unknown): boolean {
+  const code = (error as { code?: unknown } | undefined)?.code;
+  if (typeof code !== "string" || !/^[0-9A-Z]{5}$/.test(code)) return true;
+  return code.startsWith("08") || code.startsWith("57P") || code === "53300";
+}
