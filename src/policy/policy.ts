@@ -58,7 +58,7 @@ const RESPONSE = [EventKind.STEP_RESPONSE];
 
 /**
  * The defaults that ship: secrets leaving in requests are redacted and in tool-call
- * arguments blocked; malicious commands and exfiltration in tool calls blocked; prompt
+ * arguments blocked; malicious commands and exfiltration in tool calls blocked from MEDIUM up; prompt
  * injection in tool results blocked; personal data redacted where it can be addressed.
  */
 export const DEFAULT_POLICY: PolicySet = {
@@ -66,9 +66,24 @@ export const DEFAULT_POLICY: PolicySet = {
   rules: [
     { category: "security.secret_leak.*", action: "block", channels: ARGS, kinds: RESPONSE },
     { category: "security.secret_leak.*", action: "redact" },
-    { category: "security.malicious_command", action: "block", channels: ARGS, kinds: RESPONSE },
+    // LOW is a weak signal (an interactive shell opened, a file from outside the working
+    // tree uploaded, an interpreter one-liner that runs a command): shown, never blocking,
+    // since a false block costs the agent its step. MEDIUM and above block.
+    {
+      category: "security.malicious_command",
+      action: "block",
+      channels: ARGS,
+      kinds: RESPONSE,
+      minSeverity: Severity.MEDIUM,
+    },
     { category: "security.malicious_command", action: "flag" },
-    { category: "security.data_exfiltration", action: "block", channels: ARGS, kinds: RESPONSE },
+    {
+      category: "security.data_exfiltration",
+      action: "block",
+      channels: ARGS,
+      kinds: RESPONSE,
+      minSeverity: Severity.MEDIUM,
+    },
     { category: "security.data_exfiltration", action: "flag" },
     {
       category: "security.prompt_injection",
