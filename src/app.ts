@@ -1,6 +1,5 @@
 import { createClient } from "@connectrpc/connect";
 import type { FastifyInstance, FastifyServerOptions } from "fastify";
-import { monotonicFactory } from "ulid";
 import { DecomposeService } from "../gen/guard/v1/decompose_pb.js";
 import { DetectorService } from "../gen/guard/v1/detector_pb.js";
 import { SessionService } from "../gen/guard/v1/session_pb.js";
@@ -17,6 +16,7 @@ import { remoteTransport } from "./detectors/remote/transport.js";
 import type { Detector } from "./detectors/detector.js";
 import { builtinDetectors } from "./detectors/registry.js";
 import { detectorServiceImpl } from "./detectors/service.js";
+import { monotonicUlid } from "./identity/event-id.js";
 import { AgentDirectory } from "./identity/placement.js";
 import { InProcessRateLimiter, type RateLimiter } from "./limits/rate-limiter.js";
 import { RedisRateLimiter } from "./limits/redis-rate-limiter.js";
@@ -177,7 +177,7 @@ export async function createApp(options: AppOptions): Promise<App> {
       basePath: options.basePath ?? "",
       version: VERSION,
       startedAt: now(),
-      mintEventId: monotonicFactory(),
+      mintEventId: monotonicUlid(),
       now,
     },
     options.logger ?? false,

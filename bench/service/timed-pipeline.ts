@@ -1,4 +1,3 @@
-import { monotonicFactory } from "ulid";
 import { DecomposeService } from "../../gen/guard/v1/decompose_pb.js";
 import { DetectorService } from "../../gen/guard/v1/detector_pb.js";
 import { SessionService } from "../../gen/guard/v1/session_pb.js";
@@ -10,6 +9,7 @@ import type { SecretBox } from "../../src/crypto/secret-box.js";
 import { decomposeServiceImpl } from "../../src/decompose/service.js";
 import { builtinDetectors } from "../../src/detectors/registry.js";
 import { detectorServiceImpl } from "../../src/detectors/service.js";
+import { monotonicUlid } from "../../src/identity/event-id.js";
 import { AgentDirectory } from "../../src/identity/placement.js";
 import { ObligationBook } from "../../src/obligations/obligations.js";
 import { evaluate, type PipelineDeps } from "../../src/pipeline/evaluate.js";
@@ -79,7 +79,7 @@ function freshMarks(): Marks {
 
 export class TimedPipeline {
   #marks: Marks = freshMarks();
-  readonly #mintEventId = monotonicFactory();
+  readonly #mintEventId = monotonicUlid();
 
   private constructor(
     readonly deps: PipelineDeps,

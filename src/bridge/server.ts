@@ -47,6 +47,16 @@ function checkingIntervalMs(requestTimeoutMs: number): number {
   return requestTimeoutMs > 0 ? Math.min(30_000, Math.max(50, Math.floor(requestTimeoutMs / 4))) : 30_000;
 }
 
+/**
+ * The path without its trailing slashes. A loop, not `/\/+$/`: that pattern is retried from
+ * every slash of a long run that does not end the path, quadratic on a hostile URL.
+ */
+function withoutTrailingSlashes(path: string): string {
+  let end = path.length;
+  while (end > 0 && path.charCodeAt(end - 1) === 0x2f) end--;
+  return path.slice(0, end);
+}
+
 /** Fastify's own failures mapped onto the specification's error bodies. */
 function fromFastify(error: unknown): GuardError {
   if (error instanceof GuardError) return error;
@@ -120,7 +130,7 @@ export function buildBridge(
   });
 
   app.setNotFoundHandler((request, reply) => {
-    const path = (request.url.split("?")[0] ?? "").replace(/\/+$/, "");
+    const path = withoutTrailingSlashes(request.url.split("?")[0] ?? "");
     // Outside the prefix nothing exists; inside it, a known path with another method is a 405.
     const local = !ctx.basePath ? path : path.startsWith(`${ctx.basePath}/`) ? path.slice(ctx.basePath.length) : undefined;
     const allowed =

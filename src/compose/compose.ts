@@ -28,7 +28,12 @@ const MAX_NOTICE = 2000;
  * (the caller turns them into spans with the agent's placeholders); flag as findings only. Whitelisted findings stay visible and weigh nothing.
  */
 export function compose(input: ComposeInput): { composition: Composition; redactions: Redaction[] } {
-  const segmentsByPath = new Map(input.segments.map((s) => [s.path, s] as const));
+  // Built on the first redaction only: most findings of a step never need their segment.
+  let segmentsByPath: Map<string, Segment> | undefined;
+  const segmentAt = (path: string) => {
+    segmentsByPath ??= new Map(input.segments.map((s) => [s.path, s] as const));
+    return segmentsByPath.get(path);
+  };
   const findings: WireFinding[] = [];
   const redactions: Redaction[] = [];
   const blocking: Finding[] = [];
@@ -51,7 +56,7 @@ export function compose(input: ComposeInput): { composition: Composition; redact
     const action = actionFor(input.policy, finding, input.kind);
     if (action === "block") blocking.push(finding);
     if (action !== "redact") continue;
-    const segment = segmentsByPath.get(finding.path);
+    const segment = segmentAt(finding.path);
     if (segment?.addressable && finding.start !== undefined && finding.end !== undefined) {
       const value = sliceCodePoints(segment.text, finding.start, finding.end, bmpOnly(segment.text));
       redactions.push({ path: finding.path, start: finding.start, end: finding.end, kind: finding.placeholderKind || "VALUE", value });

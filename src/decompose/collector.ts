@@ -1,15 +1,10 @@
-import { create } from "@bufbuild/protobuf";
-import {
-  type Channel,
-  type ConversationEntry,
-  ConversationEntrySchema,
-  type MediaPart,
-  MediaPartSchema,
-  type Segment,
-  SegmentSchema,
-  type ToolCall,
-  ToolCallSchema,
-  type Usage,
+import type {
+  Channel,
+  ConversationEntry,
+  MediaPart,
+  Segment,
+  ToolCall,
+  Usage,
 } from "../../gen/guard/v1/types_pb.js";
 
 /** Attribution shared by the texts of one message or block. */
@@ -44,6 +39,11 @@ export interface ToolCallInit {
  * say what they found; the collector owns the rules every protocol shares: empty strings
  * make no segment, a wrong type is reported once in `unjudged`, and tool names are
  * remembered by call id so a later tool result can carry the name of its tool.
+ *
+ * Messages are written as literals with every field set (what `create` would make, without
+ * its reflective walk over the schema): a body yields hundreds of segments per step. The
+ * generated types list every field as required, so a field added to the proto fails to
+ * compile here until it is set.
  */
 export class Collector {
   readonly segments: Segment[] = [];
@@ -71,18 +71,17 @@ export class Collector {
   /** Adds a judged text; empty strings are not worth a segment. */
   segment(ctx: TextContext, init: SegmentInit): void {
     if (init.text.length === 0) return;
-    this.segments.push(
-      create(SegmentSchema, {
-        path: init.path,
-        channel: ctx.channel,
-        text: init.text,
-        addressable: init.addressable,
-        toolName: ctx.toolName ?? "",
-        callId: ctx.callId ?? "",
-        argumentKey: init.argumentKey ?? "",
-        messageIndex: ctx.messageIndex,
-      }),
-    );
+    this.segments.push({
+      $typeName: "guard.v1.Segment",
+      path: init.path,
+      channel: ctx.channel,
+      text: init.text,
+      addressable: init.addressable,
+      toolName: ctx.toolName ?? "",
+      callId: ctx.callId ?? "",
+      argumentKey: init.argumentKey ?? "",
+      messageIndex: ctx.messageIndex,
+    });
   }
 
   /**
@@ -100,15 +99,23 @@ export class Collector {
   }
 
   mediaPart(kind: string, path: string, bytes: number): void {
-    this.media.push(create(MediaPartSchema, { kind, path, bytes: BigInt(bytes) }));
+    this.media.push({ $typeName: "guard.v1.MediaPart", kind, path, bytes: BigInt(bytes) });
   }
 
   toolCall(init: ToolCallInit): void {
     if (init.id !== "") this.toolNames.set(init.id, init.name);
-    this.toolCalls.push(create(ToolCallSchema, init));
+    this.toolCalls.push({
+      $typeName: "guard.v1.ToolCall",
+      id: init.id,
+      name: init.name,
+      path: init.path,
+      argumentsPath: init.argumentsPath,
+      argumentsJson: init.argumentsJson,
+      argumentsValid: init.argumentsValid,
+    });
   }
 
   entry(role: string, digest: string): void {
-    this.conversation.push(create(ConversationEntrySchema, { role, digest }));
+    this.conversation.push({ $typeName: "guard.v1.ConversationEntry", role, digest });
   }
 }

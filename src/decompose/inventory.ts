@@ -1,6 +1,6 @@
 import { Channel } from "../../gen/guard/v1/types_pb.js";
 import type { Collector, TextContext } from "./collector.js";
-import { boundedJson, isRecord, stringOf } from "./json.js";
+import { isRecord, jsonText, stringOf } from "./json.js";
 import { childPath } from "./path.js";
 
 /** One declared tool, with the paths of its fields in the body. */
@@ -28,7 +28,7 @@ export function declareTool(c: Collector, tool: ToolDeclaration): void {
   c.text(ctx, tool.name, tool.namePath);
   c.text(ctx, tool.description, tool.descriptionPath);
   if (tool.schema === undefined || tool.schema === null) return;
-  const json = boundedJson(tool.schema);
+  const json = jsonText(tool.schema);
   if (json.tooDeep) c.skip(tool.schemaPath);
   c.segment(ctx, { path: tool.schemaPath, text: json.text, addressable: false });
 }

@@ -1,6 +1,6 @@
 import { Channel } from "../../gen/guard/v1/types_pb.js";
 import type { Collector, TextContext } from "./collector.js";
-import { boundedJson, isRecord } from "./json.js";
+import { isRecord, jsonText } from "./json.js";
 import { walkStringLeaves } from "./leaves.js";
 
 /** Where a tool call sits and who it is. */
@@ -58,7 +58,7 @@ export function objectArguments(c: Collector, call: CallSite, value: unknown): s
     record(c, call, "", false);
     return "";
   }
-  const json = boundedJson(value);
+  const json = jsonText(value);
   record(c, call, json.tooDeep ? "" : json.text, !json.tooDeep);
   return json.text;
 }
@@ -99,6 +99,6 @@ export function encodedArguments(c: Collector, call: CallSite, raw: unknown): st
     tooDeep: () => c.skip(call.argumentsPath),
   });
   record(c, call, raw, true);
-  const canonical = boundedJson(parsed);
+  const canonical = jsonText(parsed);
   return canonical.tooDeep ? raw : canonical.text;
 }

@@ -4,7 +4,7 @@ import type { Collector, TextContext } from "./collector.js";
 import { DISCARD, MessageDigest, type PartSink } from "./digest.js";
 import { vendorBFinish } from "./finish-reason.js";
 import { declareToolList } from "./inventory.js";
-import { boundedJson, countOf, isRecord, type JsonRecord, stringOf } from "./json.js";
+import { countOf, isRecord, type JsonRecord, jsonText, stringOf } from "./json.js";
 import { walkStringLeaves } from "./leaves.js";
 import { base64Bytes } from "./media.js";
 import { childPath, ROOT } from "./path.js";
@@ -108,7 +108,7 @@ function serverToolResult(
     },
     tooDeep: (deepPath) => c.skip(deepPath),
   });
-  digest.part("result", callId, boundedJson(block.content).text);
+  digest.part("result", callId, jsonText(block.content).text);
 }
 
 function block(

@@ -4,6 +4,7 @@ import type { DecomposeService } from "../../gen/guard/v1/decompose_pb.js";
 import type { SessionService } from "../../gen/guard/v1/session_pb.js";
 import type { Principal } from "../auth/key-ring.js";
 import { compose } from "../compose/compose.js";
+import { fingerprintsOf } from "../compose/fingerprints.js";
 import type { Composition } from "../compose/wire.js";
 import type { SecretBox } from "../crypto/secret-box.js";
 import { GuardError } from "../errors/guard-error.js";
@@ -101,12 +102,14 @@ export async function evaluate(deps: PipelineDeps, input: EvaluateInput): Promis
   const detected = await detectAll(deps.detectors, kind, decomposition.segments, org.detector_deadline_ms, {
     memo: deps.memo,
     orgId: org.id,
+    sessionId: session.sessionId,
   });
   const media = judgeMedia(decomposition.media, org.limits);
   const now = Date.parse(receivedAt);
   // What earlier obligations cost: malicious results, and scans never reported in time.
   const settled = deps.obligations.settle(org.id, placement.agentId, parseResults(input.event.obligation_results), now);
 
+  const fingerprints = fingerprintsOf(deps.box);
   const composed = compose({
     kind,
     segments: decomposition.segments,
@@ -114,7 +117,7 @@ export async function evaluate(deps: PipelineDeps, input: EvaluateInput): Promis
     findings: [...settled, ...detected.findings],
     unjudged: [...decomposition.unjudged, ...detected.unjudged, ...media.unjudged],
     policy: selectPolicy(org.policies, DEFAULT_POLICY, placement.agentId, placement.workspace),
-    fingerprint: (category, subject) => deps.box.mac(`fp:${org.id}`, `${category}\0${subject}`),
+    fingerprint: (category, subject) => fingerprints.of(org.id, category, subject),
     isWhitelisted: (fp) => deps.isWhitelisted(org.id, fp),
     silent: detected.failed,
     failModes: org.fail_modes,

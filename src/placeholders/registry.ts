@@ -16,6 +16,8 @@ export type PlaceholderStore = Pick<Store, "claimPlaceholder" | "findPlaceholder
 export class PlaceholderRegistry {
   readonly #tokens = new Map<string, string>();
   readonly #values = new Map<string, string>();
+  /** Tokens by the value itself (kept in memory like `#values`), checked before hashing it. */
+  readonly #named = new Map<string, string>();
 
   constructor(
     private readonly box: SecretBox,
@@ -32,10 +34,17 @@ export class PlaceholderRegistry {
   /** The agent's token for `value`, minting one on first sight. */
   async placeholderFor(orgId: string, agentId: string, kind: string, value: string): Promise<string> {
     const normalised = normaliseKind(kind);
+    // A value already named for this agent costs no keyed hash (a re-sent history repeats them).
+    const valueKey = `${orgId}\0${agentId}\0${normalised}\0${value}`;
+    const named = this.#named.get(valueKey);
+    if (named) return named;
     const mac = this.box.mac(`placeholder:${orgId}`, `${agentId}\0${normalised}\0${value}`);
     const cacheKey = `${orgId}\0${agentId}\0${mac}`;
     const cached = this.#tokens.get(cacheKey);
-    if (cached) return cached;
+    if (cached) {
+      this.#remember(this.#named, valueKey, cached);
+      return cached;
+    }
     const token = await this.store.claimPlaceholder({
       org_id: orgId,
       agent_id: agentId,
@@ -44,6 +53,7 @@ export class PlaceholderRegistry {
       sealed: this.box.seal(`placeholder:${orgId}`, value),
     });
     this.#remember(this.#tokens, cacheKey, token);
+    this.#remember(this.#named, valueKey, token);
     this.#remember(this.#values, `${orgId}\0${agentId}\0${token}`, value);
     return token;
   }

@@ -17,6 +17,29 @@ import { HeartbeatIndex } from "./heartbeat-index.js";
 import { Journal } from "./journal.js";
 import { readJournal } from "./read-lines.js";
 
+const LF = 0x0a;
+
+/** JSON whitespace: the only bytes a JSON text may hold outside its strings and tokens. */
+function isJsonSpace(byte: number | undefined): boolean {
+  return byte === 0x20 || byte === 0x0a || byte === 0x0d || byte === 0x09;
+}
+
+/**
+ * The payloads journal line of a raw body. The body was parsed as JSON before it got here, so
+ * it embeds as a JSON value verbatim, as bytes, never decoded (`body`). A body with a line
+ * break between its tokens (pretty-printed) would split the line, so it is kept as its exact
+ * text in a JSON string instead (`body_text`): either way the bytes as sent can be recovered.
+ */
+function payloadLine(sha256: string, raw: Buffer): string | readonly (string | Buffer)[] {
+  let start = 0;
+  let end = raw.length;
+  while (start < end && isJsonSpace(raw[start])) start++;
+  while (end > start && isJsonSpace(raw[end - 1])) end--;
+  const body = raw.subarray(start, end);
+  if (body.indexOf(LF) >= 0) return `{"sha256":"${sha256}","body_text":${JSON.stringify(raw.toString("utf8"))}}`;
+  return [`{"sha256":"${sha256}","body":`, body, "}"];
+}
+
 /**
  * The embedded default: JSON-lines journals in a data folder, no server needed. Raw bodies
  * are content-addressed: a body is written once however many events repeat it, and events
@@ -70,8 +93,7 @@ export class EmbeddedStore implements Store {
     this.#accepted++;
     if (!this.#knownPayloads.has(event.payload_sha256)) {
       this.#knownPayloads.add(event.payload_sha256);
-      // The body was parsed as JSON before it got here, so it embeds as a JSON value verbatim.
-      await this.#payloads.append(`{"sha256":"${event.payload_sha256}","body":${payload.toString("utf8").trim()}}`);
+      await this.#payloads.append(payloadLine(event.payload_sha256, payload));
     }
     await this.#events.append(JSON.stringify(event));
   }
