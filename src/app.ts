@@ -38,7 +38,7 @@ import { createSessionService } from "./session/service.js";
 import type { SessionState } from "./session/state.js";
 import { createSessionTracker, type SessionTracker } from "./session/tracker.js";
 import { EmbeddedStore } from "./store/embedded/embedded-store.js";
-import { PostgresStore } from "./store/postgres/postgres-store.js";
+import { PostgresStore, type PostgresStoreLogger } from "./store/postgres/postgres-store.js";
 import type { Store } from "./store/store.js";
 import { PROVIDER, VERSION } from "./version.js";
 import { Whitelist } from "./whitelist/whitelist.js";
@@ -110,8 +110,15 @@ function inProcessDetector(detector: Detector): DetectorHandle {
 /** Wires the service together: store, registries, internal services, pipeline, bridge. */
 export async function createApp(options: AppOptions): Promise<App> {
   const now = options.now ?? Date.now;
+  // The store opens before the bridge that owns the structured log; its warnings (write failed,
+  // batch kept for retry; agent placed provisionally) reach that log once it exists.
+  let log: PostgresStoreLogger | undefined;
+  const storeLog: PostgresStoreLogger = {
+    warn: (fields, message) => log?.warn(fields, message),
+    error: (fields, message) => log?.error(fields, message),
+  };
   const store: Store = options.databaseUrl
-    ? await PostgresStore.open(options.databaseUrl)
+    ? await PostgresStore.open(options.databaseUrl, { logger: storeLog })
     : EmbeddedStore.open(options.dataDir);
   const limiter: RateLimiter = options.redisUrl ? await RedisRateLimiter.open(options.redisUrl) : new InProcessRateLimiter();
   // Detectors in other processes: each must answer Describe with its configured categories
@@ -184,6 +191,7 @@ export async function createApp(options: AppOptions): Promise<App> {
     { metrics, metricsRoute: options.metricsPort === undefined },
     { ...DEFAULT_BRIDGE_TIMEOUTS, ...options.timeouts },
   );
+  log = bridge.log;
   const coverage = new CoverageMonitor({
     sources: () => store.heartbeatSources(),
     logger: bridge.log,
