@@ -1,5 +1,5 @@
 import { createHash } from "node:crypto";
-import { createClient } from "redis";
+import { RedisConnection } from "../redis/connection.js";
 import { InProcessRateLimiter, type RateLimiter } from "./rate-limiter.js";
 
 /**
@@ -76,8 +76,6 @@ export interface RedisRateLimiterStats {
 
 const silentLogger: RateLimiterLogger = { warn() {}, info() {} };
 
-type Client = ReturnType<typeof createClient>;
-
 /**
  * Fixed-window counters in Redis, exact across replicas (`guard:rl:<window>:<scope>:<id>`).
  *
@@ -86,11 +84,12 @@ type Client = ReturnType<typeof createClient>;
  * bound): each replica then enforces the limit on its own share, so the service-wide budget is
  * at most replicas x limit for the outage, never unlimited, and no request waits on a dead
  * server. Every such take is counted (`stats().fallback_takes`); the switch to degraded and the
- * recovery are each logged once. Counts do not merge back: the window Redis resumes in only
- * knows the takes it saw.
+ * recovery (the first take Redis decides again) are each logged once. After a failure takes skip
+ * Redis for `retryAfterMs`, or until the connection is ready again, whichever comes first. Counts
+ * do not merge back: the window Redis resumes in only knows the takes it saw.
  */
 export class RedisRateLimiter implements AsyncRateLimiter {
-  readonly #client: Client;
+  readonly #connection: RedisConnection;
   readonly #fallback: RateLimiter = new InProcessRateLimiter();
   readonly #logger: RateLimiterLogger;
   readonly #commandTimeoutMs: number;
@@ -101,8 +100,8 @@ export class RedisRateLimiter implements AsyncRateLimiter {
   #fallbackTakes = 0;
   #redisErrors = 0;
 
-  private constructor(client: Client, options: RedisRateLimiterOptions) {
-    this.#client = client;
+  private constructor(connection: RedisConnection, options: RedisRateLimiterOptions) {
+    this.#connection = connection;
     this.#logger = options.logger ?? silentLogger;
     this.#commandTimeoutMs = options.commandTimeoutMs ?? 100;
     this.#retryAfterMs = options.retryAfterMs ?? 1_000;
@@ -110,25 +109,23 @@ export class RedisRateLimiter implements AsyncRateLimiter {
 
   /** Connects to `url` (`redis://host:port`); starts degraded, reconnecting in the background, if Redis does not answer in time. */
   static async open(url: string, options: RedisRateLimiterOptions = {}): Promise<RedisRateLimiter> {
-    const client = createClient({
-      url,
-      // A command issued while disconnected fails at once instead of waiting for a reconnect.
-      disableOfflineQueue: true,
-      socket: {
-        connectTimeout: options.startupTimeoutMs ?? 2_000,
-        reconnectStrategy: (retries) => Math.min(50 * 2 ** retries, 2_000),
+    // The connection reports before the limiter exists (a failed first connect): hold it until then.
+    let limiter: RedisRateLimiter | undefined;
+    let early: Error | undefined;
+    const connection = await RedisConnection.open(url, {
+      connectTimeoutMs: options.startupTimeoutMs ?? 2_000,
+      stallMs: Math.max(10 * (options.commandTimeoutMs ?? 100), 1_000),
+      onError: (error) => {
+        if (limiter) limiter.#failed(error);
+        else early ??= error;
+      },
+      onReady: () => {
+        // Back: the next take tries Redis again; recovery is logged once one succeeds.
+        if (limiter) limiter.#skipRedisUntil = 0;
       },
     });
-    const limiter = new RedisRateLimiter(client, options);
-    // The client reports every failed reconnect; without a listener each would crash the process.
-    client.on("error", (error: Error) => limiter.#failed(error));
-    client.on("ready", () => limiter.#recovered());
-    const connected = client.connect().then(
-      () => true,
-      () => false,
-    );
-    const ready = await Promise.race([connected, sleep(options.startupTimeoutMs ?? 2_000).then(() => false)]);
-    if (!ready) limiter.#failed(new Error(`redis at ${redactUrl(url)} not reachable at start`));
+    limiter = new RedisRateLimiter(connection, options);
+    if (early) limiter.#failed(early);
     return limiter;
   }
 
@@ -139,7 +136,7 @@ export class RedisRateLimiter implements AsyncRateLimiter {
     perOrg: number,
     now: number,
   ): Promise<"key" | "org" | undefined> {
-    if (this.#client.isReady && Date.now() >= this.#skipRedisUntil) {
+    if (this.#connection.ready && Date.now() >= this.#skipRedisUntil) {
       try {
         const verdict = await this.#takeInRedis(orgId, keyId, perKey, perOrg, now);
         this.#redisTakes++;
@@ -163,8 +160,7 @@ export class RedisRateLimiter implements AsyncRateLimiter {
   }
 
   async close(): Promise<void> {
-    if (this.#client.isReady) await this.#client.close();
-    else this.#client.destroy();
+    await this.#connection.close();
   }
 
   async #takeInRedis(orgId: string, keyId: string, perKey: number, perOrg: number, now: number) {
@@ -177,14 +173,13 @@ export class RedisRateLimiter implements AsyncRateLimiter {
       String(Math.max(0, perOrg)),
       String(COUNTER_TTL_MS),
     ];
-    const options = { timeout: this.#commandTimeoutMs };
     let code: unknown;
     try {
-      code = await this.#client.sendCommand(["EVALSHA", TAKE_SHA, ...args], options);
+      code = await this.#connection.send(["EVALSHA", TAKE_SHA, ...args], this.#commandTimeoutMs);
     } catch (error) {
       // First use on this server (or after a SCRIPT FLUSH): send the script itself once.
       if (!String((error as Error).message).startsWith("NOSCRIPT")) throw error;
-      code = await this.#client.sendCommand(["EVAL", TAKE_SCRIPT, ...args], options);
+      code = await this.#connection.send(["EVAL", TAKE_SCRIPT, ...args], this.#commandTimeoutMs);
     }
     if (code === 1) return "key";
     if (code === 2) return "org";
@@ -212,13 +207,4 @@ export class RedisRateLimiter implements AsyncRateLimiter {
       "redis rate limiter recovered: limits exact again",
     );
   }
-}
-
-function sleep(ms: number): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, ms).unref());
-}
-
-/** Connection strings may carry a password; logs must not. */
-function redactUrl(url: string): string {
-  return url.replace(/\/\/[^@/]*@/, "//***@");
 }

@@ -1,5 +1,5 @@
 import { createHash, randomUUID } from "node:crypto";
-import { createClient } from "redis";
+import { RedisConnection, redactUrl } from "../redis/connection.js";
 import type { AgentRecord, SessionRecord, StepRecord, TurnRecord } from "./records.js";
 import type { IndexKind, SessionState, StateWrite } from "./state.js";
 
@@ -54,8 +54,6 @@ const DEFAULTS = {
 export class SessionStateUnavailableError extends Error {
   override readonly name = "SessionStateUnavailableError";
 }
-
-type Client = ReturnType<typeof createClient>;
 
 /**
  * A script run by its SHA once Redis knows it (EVALSHA), by its text the first time. Scripts
@@ -205,29 +203,38 @@ class OrgKeys {
  * `exclusive` is a lock per (org, agent) in Redis: SET NX PX with a random token, polled with
  * a growing backoff up to `lockWaitMs`, released by a script that deletes only its own token.
  * Calls of one process for one agent queue locally first, so a replica polls Redis once per
- * agent, not once per waiting request. Every command has a deadline and the client does not
- * queue commands while disconnected: when Redis is down or slow, calls throw
- * {@link SessionStateUnavailableError} within the bounds instead of hanging.
+ * agent, not once per waiting request. A lock whose release failed (or whose taking went
+ * unanswered) is released once Redis answers again, before this process next takes it, so an
+ * outage does not leave the agent busy for the rest of the lease. Every command has a deadline and
+ * the connection does not queue commands while disconnected: when Redis is down or slow, calls
+ * throw {@link SessionStateUnavailableError} within the bounds instead of hanging, and a
+ * connection that stops answering is replaced (see {@link RedisConnection}).
  */
 export class RedisSessionState implements SessionState {
-  readonly #client: Client;
+  readonly #connection: RedisConnection;
   readonly #prefix: string;
   readonly #ttlMs: number;
   readonly #commandTimeoutMs: number;
   readonly #leaseMs: number;
   readonly #waitMs: number;
   readonly #localLocks = new Map<string, Promise<void>>();
+  /** Locks that may still hold our token after a failed call: lock key -> token, time taken. */
+  readonly #unreleased = new Map<string, { token: string; at: number }>();
   #commands = 0;
   #roundTrips = 0;
   #inFlight = 0;
+  /** Warned of an outage, and no command has succeeded since. */
+  #degraded = false;
+  readonly #logger: SessionStateLogger | undefined;
 
-  private constructor(client: Client, options: RedisSessionStateOptions) {
-    this.#client = client;
+  private constructor(connection: RedisConnection, options: RedisSessionStateOptions) {
+    this.#connection = connection;
     this.#prefix = options.keyPrefix ?? DEFAULTS.keyPrefix;
     this.#ttlMs = options.idleTtlMs ?? DEFAULTS.idleTtlMs;
     this.#commandTimeoutMs = options.commandTimeoutMs ?? DEFAULTS.commandTimeoutMs;
     this.#leaseMs = options.lockLeaseMs ?? DEFAULTS.lockLeaseMs;
     this.#waitMs = options.lockWaitMs ?? DEFAULTS.lockWaitMs;
+    this.#logger = options.logger;
     if (/[{}]/.test(this.#prefix)) throw new RangeError("keyPrefix must not contain { or }");
     for (const [name, value] of Object.entries({
       idleTtlMs: this.#ttlMs,
@@ -244,47 +251,29 @@ export class RedisSessionState implements SessionState {
    * replica from starting: the client keeps reconnecting and calls fail until it is back.
    */
   static async open(url: string, options: RedisSessionStateOptions = {}): Promise<RedisSessionState> {
-    const startupTimeoutMs = options.startupTimeoutMs ?? DEFAULTS.startupTimeoutMs;
-    const client = createClient({
-      url,
-      // A command issued while disconnected fails at once instead of waiting for a reconnect.
-      disableOfflineQueue: true,
-      socket: {
-        connectTimeout: startupTimeoutMs,
-        reconnectStrategy: (retries) => Math.min(50 * 2 ** retries, 2_000),
+    const commandTimeoutMs = options.commandTimeoutMs ?? DEFAULTS.commandTimeoutMs;
+    // The connection reports before the state exists (a failed first connect): hold it until then.
+    let state: RedisSessionState | undefined;
+    let early: Error | undefined;
+    const connection = await RedisConnection.open(url, {
+      connectTimeoutMs: options.startupTimeoutMs ?? DEFAULTS.startupTimeoutMs,
+      stallMs: Math.max(2 * commandTimeoutMs, 1_000),
+      onError: (error) => {
+        if (state) state.#unavailable(error, url);
+        else early ??= error;
+      },
+      onReady: () => {
+        if (state) state.#releaseLeftovers();
       },
     });
-    const state = new RedisSessionState(client, options);
-    let warned = false;
-    // The client reports every failed reconnect; without a listener each would crash the process.
-    client.on("error", (error: Error) => {
-      if (warned) return;
-      warned = true;
-      options.logger?.warn(
-        { err: error.message },
-        "redis session state unavailable: evaluates fail until it recovers",
-      );
-    });
-    client.on("ready", () => {
-      warned = false;
-    });
-    const connected = client.connect().then(
-      () => true,
-      () => false,
-    );
-    const ready = await Promise.race([connected, sleep(startupTimeoutMs).then(() => false)]);
-    if (!ready) {
-      options.logger?.warn(
-        { url: redactUrl(url) },
-        "redis session state not reachable at start; reconnecting",
-      );
-    }
+    state = new RedisSessionState(connection, options);
+    if (early) state.#unavailable(early, url);
     return state;
   }
 
   /** True while connected: calls can succeed. */
   get ready(): boolean {
-    return this.#client.isReady;
+    return this.#connection.ready;
   }
 
   /**
@@ -292,10 +281,7 @@ export class RedisSessionState implements SessionState {
    * them within the command timeout gets the socket torn down instead, so closing never hangs.
    */
   async close(): Promise<void> {
-    if (this.#client.isReady) {
-      await Promise.race([this.#client.close().catch(() => undefined), sleep(this.#commandTimeoutMs)]);
-    }
-    if (this.#client.isOpen) this.#client.destroy();
+    await this.#connection.close(this.#commandTimeoutMs);
   }
 
   async exclusive<T>(orgId: string, agentId: string, work: () => Promise<T>): Promise<T> {
@@ -316,9 +302,9 @@ export class RedisSessionState implements SessionState {
       try {
         return await work();
       } finally {
-        // A failed release only delays the next holder until the lease ends; the work's own
-        // outcome must not be replaced by it.
-        await this.#script(RELEASE, [lock], [token]).catch(() => undefined);
+        // The work's own outcome must not be replaced by a failed release; the lock is released
+        // once Redis answers again instead of holding the agent until the lease ends.
+        await this.#release(lock, token).catch(() => undefined);
       }
     } finally {
       release();
@@ -456,14 +442,24 @@ export class RedisSessionState implements SessionState {
         args.push("agent", JSON.stringify(w.agent), w.agent.agentId);
       } else if (w.kind === "session") {
         const id = w.session.id;
-        names.push(keys.session(id), keys.sessionsBySeen(), keys.sessionsByWrite(), keys.turns(id), keys.steps(id));
+        names.push(
+          keys.session(id),
+          keys.sessionsBySeen(),
+          keys.sessionsByWrite(),
+          keys.turns(id),
+          keys.steps(id),
+        );
         args.push("session", JSON.stringify(w.session), id, String(w.session.lastSeenAt));
       } else if (w.kind === "turn") {
         names.push(keys.session(w.turn.sessionId), keys.turns(w.turn.sessionId));
         args.push("turn", w.turn.id, JSON.stringify(w.turn));
       } else if (w.kind === "step") {
         const step = w.step;
-        names.push(keys.session(step.sessionId), keys.steps(step.sessionId), keys.stepOwner(step.agentId, step.stepId));
+        names.push(
+          keys.session(step.sessionId),
+          keys.steps(step.sessionId),
+          keys.stepOwner(step.agentId, step.stepId),
+        );
         args.push("step", stepField(step.agentId, step.stepId), JSON.stringify(step));
       } else {
         names.push(keys.session(w.sessionId), keys.binding(w.agentId, w.index, w.key));
@@ -492,9 +488,18 @@ export class RedisSessionState implements SessionState {
 
   /** Polls SET NX PX with a growing, jittered backoff until the lock is ours or the deadline passes. */
   async #acquire(lock: string, token: string, deadline: number, agentId: string): Promise<void> {
+    const leftover = this.#unreleased.get(lock);
+    if (leftover) await this.#release(lock, leftover.token);
     let backoff = 2;
     for (;;) {
-      const taken = await this.#call<string | null>(["SET", lock, token, "NX", "PX", String(this.#leaseMs)]);
+      let taken: string | null;
+      try {
+        taken = await this.#call<string | null>(["SET", lock, token, "NX", "PX", String(this.#leaseMs)]);
+      } catch (error) {
+        // Redis may have taken it without the answer reaching us: release it when it is back.
+        this.#leftOver(lock, token);
+        throw error;
+      }
       if (taken === "OK") return;
       const pause = backoff / 2 + Math.random() * backoff;
       if (Date.now() + pause > deadline) {
@@ -504,6 +509,42 @@ export class RedisSessionState implements SessionState {
       }
       await sleep(pause);
       backoff = Math.min(backoff * 2, 50);
+    }
+  }
+
+  /** Releases `lock` if it still holds `token`; remembers it for later when Redis does not answer. */
+  async #release(lock: string, token: string): Promise<void> {
+    try {
+      await this.#script(RELEASE, [lock], [token]);
+      if (this.#unreleased.get(lock)?.token === token) this.#unreleased.delete(lock);
+    } catch (error) {
+      this.#leftOver(lock, token);
+      throw error;
+    }
+  }
+
+  #leftOver(lock: string, token: string): void {
+    const now = Date.now();
+    // Leases past their end have freed themselves; only live ones are kept (bounded by agents).
+    for (const [key, { at }] of this.#unreleased) if (now - at >= this.#leaseMs) this.#unreleased.delete(key);
+    this.#unreleased.set(lock, { token, at: now });
+  }
+
+  /** Warns once per outage: the first failure after a command succeeded. */
+  #unavailable(error: Error, url: string): void {
+    if (this.#degraded) return;
+    this.#degraded = true;
+    this.#logger?.warn(
+      { err: error.message, url: redactUrl(url) },
+      "redis session state unavailable: evaluates fail until it recovers",
+    );
+  }
+
+  /** Once Redis is back: frees the locks left behind by calls that failed during the outage. */
+  #releaseLeftovers(): void {
+    for (const [lock, { token, at }] of this.#unreleased) {
+      if (Date.now() - at >= this.#leaseMs) this.#unreleased.delete(lock);
+      else this.#release(lock, token).catch(() => undefined);
     }
   }
 
@@ -518,27 +559,22 @@ export class RedisSessionState implements SessionState {
     }
   }
 
-  /** One command with a deadline: the client's own timeout stops counting once a command is written. */
+  /** One command under the command timeout; any failure is a SessionStateUnavailableError. */
   async #call<T = unknown>(args: string[]): Promise<T> {
-    if (!this.#client.isReady) throw new SessionStateUnavailableError("redis session state is not connected");
+    if (!this.#connection.ready)
+      throw new SessionStateUnavailableError("redis session state is not connected");
     this.#commands++;
     if (this.#inFlight++ === 0) this.#roundTrips++;
-    let timer: NodeJS.Timeout | undefined;
-    const expired = new Promise<never>((_, reject) => {
-      timer = setTimeout(
-        () => reject(new Error(`redis did not answer ${args[0]} within ${this.#commandTimeoutMs} ms`)),
-        this.#commandTimeoutMs,
-      );
-    });
     try {
-      return (await Promise.race([this.#client.sendCommand(args), expired])) as T;
+      const reply = await this.#connection.send<T>(args, this.#commandTimeoutMs);
+      this.#degraded = false;
+      return reply;
     } catch (error) {
       throw new SessionStateUnavailableError(`redis session state failed: ${(error as Error).message}`, {
         cause: error,
       });
     } finally {
       this.#inFlight--;
-      clearTimeout(timer);
     }
   }
 }
@@ -573,9 +609,4 @@ function parse<T>(json: unknown): T | undefined {
 
 function sleep(ms: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, ms).unref());
-}
-
-/** Connection strings may carry a password; logs must not. */
-function redactUrl(url: string): string {
-  return url.replace(/\/\/[^@/]*@/, "//***@");
 }
