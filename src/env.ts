@@ -1,4 +1,5 @@
 import { resolve } from "node:path";
+import { withoutEdgeSlashes } from "./text/slashes.js";
 
 /** Everything Guard reads from the environment; only entry points call this. */
 export interface Environment {
@@ -35,12 +36,7 @@ function milliseconds(value: string | undefined, name: string): number | undefin
 /** A prefix is `/name[/name...]` without a trailing slash; empty means none. */
 function basePath(value: string | undefined): string {
   if (!value || value === "/") return "";
-  // Slashes are trimmed by hand: a `\/+$` pattern backtracks quadratically on a long run.
-  let from = 0;
-  let to = value.length;
-  while (from < to && value[from] === "/") from++;
-  while (to > from && value[to - 1] === "/") to--;
-  const names = value.slice(from, to).split("/");
+  const names = withoutEdgeSlashes(value).split("/");
   if (!names.every((name) => /^[A-Za-z0-9._~-]+$/.test(name)))
     throw new Error(`GUARD_BASE_PATH is not a path prefix: ${value}`);
   return `/${names.join("/")}`;

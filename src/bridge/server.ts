@@ -9,6 +9,7 @@ import { registerEvaluate } from "./routes/evaluate.js";
 import { registerHeartbeat } from "./routes/heartbeat.js";
 import { registerLimits } from "./routes/limits.js";
 import { registerPublic } from "./routes/public.js";
+import { withoutTrailingSlashes } from "../text/slashes.js";
 
 /** Route paths below the prefix and the methods they answer, for 405 instead of 404. */
 const ROUTES: Record<string, readonly string[]> = {
@@ -45,16 +46,6 @@ export const DEFAULT_BRIDGE_TIMEOUTS: BridgeTimeouts = {
 /** Node checks request and header deadlines on an interval: a fraction of the deadline, within 50 ms and 30 s. */
 function checkingIntervalMs(requestTimeoutMs: number): number {
   return requestTimeoutMs > 0 ? Math.min(30_000, Math.max(50, Math.floor(requestTimeoutMs / 4))) : 30_000;
-}
-
-/**
- * The path without its trailing slashes. A loop, not `/\/+$/`: that pattern is retried from
- * every slash of a long run that does not end the path, quadratic on a hostile URL.
- */
-function withoutTrailingSlashes(path: string): string {
-  let end = path.length;
-  while (end > 0 && path.charCodeAt(end - 1) === 0x2f) end--;
-  return path.slice(0, end);
 }
 
 /** Fastify's own failures mapped onto the specification's error bodies. */

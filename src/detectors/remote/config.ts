@@ -1,6 +1,7 @@
 import type { Channel } from "../../../gen/guard/v1/types_pb.js";
 import { CHANNEL_NAMES } from "../../policy/from-config.js";
 import type { RemoteEndpoint } from "./transport.js";
+import { withoutTrailingSlashes } from "../../text/slashes.js";
 
 /**
  * A detector served by another process (any language) over HTTP/2, as configured. Guard
@@ -41,7 +42,7 @@ function parseUrl(raw: unknown, where: string): string {
     throw new Error(`${where}.url must start with http:// or https:// (got ${url.protocol})`);
   if (url.username || url.password) throw new Error(`${where}.url must not carry credentials`);
   if (url.search || url.hash) throw new Error(`${where}.url must not have a query or fragment`);
-  return url.href.replace(/\/+$/, "");
+  return withoutTrailingSlashes(url.href);
 }
 
 function parseCategories(raw: unknown, where: string): string[] {
