@@ -1,16 +1,13 @@
+import type { NumberRun } from "./candidates.js";
 import { codeAt, isDigit } from "./chars.js";
 
 /**
- * A run of digit groups joined by single separators, e.g. `4012-8888-8888-1881` or
- * `078 05 1123`. Cards and SSNs start from such runs; scanning them by hand keeps the cost
- * one pass over the text with no regex backtracking.
+ * Runs of digit groups joined by single separators, e.g. `4012-8888-8888-1881` or
+ * `078 05 1123`, and the windows of consecutive groups that may be one number. Cards and
+ * SSNs start from such runs; scanning them by hand keeps the cost one pass over the text
+ * with no regex backtracking, and nothing is allocated for a window its kind rejects by
+ * the shape of its groups.
  */
-export interface DigitRun {
-  readonly start: number;
-  readonly end: number;
-  /** Offsets of each digit group: [start, end) pairs. */
-  readonly groups: readonly (readonly [number, number])[];
-}
 
 /** A candidate number: consecutive groups of a run. */
 export interface DigitWindow {
@@ -23,112 +20,113 @@ export interface DigitWindow {
   readonly separators: string;
 }
 
-/** Reads the run that starts at the digit at `start`, joining groups across one separator. */
-export function readDigitRun(text: string, start: number, separators: string): DigitRun {
-  const groups: [number, number][] = [];
+/** The end of the run that starts at the digit at `start`, joining groups across one separator. */
+function runEnd(text: string, start: number, separators: string): number {
   let i = start;
-  let groupStart = start;
   while (i < text.length) {
     const c = text.charCodeAt(i);
-    if (isDigit(c)) {
-      i++;
-      continue;
-    }
-    if (separators.includes(text.charAt(i)) && isDigit(codeAt(text, i + 1))) {
-      groups.push([groupStart, i]);
-      i++;
-      groupStart = i;
-      continue;
-    }
-    break;
+    if (isDigit(c)) i++;
+    else if (separators.includes(text.charAt(i)) && isDigit(codeAt(text, i + 1))) i++;
+    else break;
   }
-  groups.push([groupStart, i]);
-  return { start, end: i, groups };
+  return i;
 }
 
-/**
- * The windows of consecutive groups of `run` holding `minDigits` to `maxDigits` digits,
- * longest first from each starting group. Two numbers written side by side
- * (`4012888888881881 4012 8888 8888 1881`) join into one run; windows pull them apart.
- * Each window is at most `maxDigits` long, so the work per run stays linear.
- */
-export function digitWindows(
+/** The end of the digit group that starts at `start`. */
+function groupEnd(text: string, start: number, limit: number): number {
+  let i = start;
+  while (i < limit && isDigit(text.charCodeAt(i))) i++;
+  return i;
+}
+
+function window(
   text: string,
-  run: DigitRun,
-  minDigits: number,
-  maxDigits: number,
-): DigitWindow[] {
-  const windows: DigitWindow[] = [];
-  const groups = run.groups;
-  for (let s = 0; s < groups.length; s++) {
-    let count = 0;
-    let best: DigitWindow | null = null;
-    for (let e = s; e < groups.length; e++) {
-      const [gs, ge] = groups[e] ?? [0, 0];
-      count += ge - gs;
-      if (count > maxDigits) break;
-      if (count < minDigits) continue;
-      best = window(text, groups, s, e);
-    }
-    if (best) windows.push(best);
-  }
-  return windows;
-}
-
-function window(text: string, groups: DigitRun["groups"], s: number, e: number): DigitWindow {
+  starts: readonly number[],
+  ends: readonly number[],
+  count: number,
+): DigitWindow {
   let digits = "";
   let separators = "";
   const lengths: number[] = [];
-  for (let k = s; k <= e; k++) {
-    const [gs, ge] = groups[k] ?? [0, 0];
+  for (let k = 0; k < count; k++) {
+    const gs = starts[k] ?? 0;
+    const ge = ends[k] ?? 0;
     digits += text.slice(gs, ge);
     lengths.push(ge - gs);
-    if (k > s) {
+    if (k > 0) {
       const sep = text.charAt(gs - 1);
       if (!separators.includes(sep)) separators += sep;
     }
   }
-  return {
-    start: groups[s]?.[0] ?? 0,
-    end: groups[e]?.[1] ?? 0,
-    digits,
-    groupLengths: lengths,
-    separators,
-  };
+  return { start: starts[0] ?? 0, end: ends[count - 1] ?? 0, digits, groupLengths: lengths, separators };
 }
 
 /**
- * Calls `visit` for each maximal run in `text` whose ends are not glued to a letter, digit
- * or underscore, with the run's windows of `minDigits` to `maxDigits` digits. `visit`
- * returns true when it accepted a window; the next window then starts after it.
+ * Calls `visit` for the windows of `minDigits` to `maxDigits` digits of each maximal run in
+ * `spans` whose ends are not glued to a letter, digit or underscore: from each group of a
+ * run, the longest window starting there. Two numbers written side by side
+ * (`4012888888881881 4012 8888 8888 1881`) join into one run; windows pull them apart.
+ * `opens` rejects a starting group by its length before the window is read, `shape` rejects
+ * a window by its group lengths before it is built; `visit` returns true
+ * when it accepted a window, and the next window then starts after it. Each window holds
+ * at most `maxDigits` digits, so the work per group is bounded and the scan is linear.
  */
 export function forEachDigitWindow(
   text: string,
+  spans: readonly NumberRun[],
   separators: string,
   minDigits: number,
   maxDigits: number,
   isGlue: (c: number) => boolean,
+  opens: (firstGroupLength: number) => boolean,
+  shape: (groupLengths: readonly number[]) => boolean,
   visit: (window: DigitWindow) => boolean,
 ): void {
-  let i = 0;
-  while (i < text.length) {
-    if (!isDigit(text.charCodeAt(i))) {
-      i++;
-      continue;
-    }
-    if (isGlue(codeAt(text, i - 1))) {
-      // Glued to a word: skip its digits without building a run (no allocation per digit).
-      while (i < text.length && isDigit(text.charCodeAt(i))) i++;
-      continue;
-    }
-    const run = readDigitRun(text, i, separators);
-    if (!isGlue(codeAt(text, run.end))) {
-      let consumedUntil = run.start;
-      for (const w of digitWindows(text, run, minDigits, maxDigits)) {
-        if (w.start < consumedUntil) continue;
-        if (visit(w)) consumedUntil = w.end;
+  // Reused for every window: the groups of the window being read.
+  const starts: number[] = [];
+  const ends: number[] = [];
+  const lengths: number[] = [];
+  for (const span of spans) {
+    if (span.digits < minDigits) continue;
+    let i = span.start;
+    while (i < span.end) {
+      if (!isDigit(text.charCodeAt(i))) {
+        i++;
+        continue;
       }
+      if (isGlue(codeAt(text, i - 1))) {
+        // Glued to a word: skip its digits.
+        i = groupEnd(text, i, text.length);
+        continue;
+      }
+      const end = runEnd(text, i, separators);
+      if (!isGlue(codeAt(text, end))) {
+        let consumedUntil = i;
+        for (let s = i; s < end; s = groupEnd(text, s, end) + 1) {
+          if (s < consumedUntil || !opens(groupEnd(text, s, end) - s)) continue;
+          starts.length = 0;
+          ends.length = 0;
+          lengths.length = 0;
+          let count = 0;
+          let best = 0;
+          for (let g = s; g < end; ) {
+            const ge = groupEnd(text, g, end);
+            count += ge - g;
+            if (count > maxDigits) break;
+            starts.push(g);
+            ends.push(ge);
+            lengths.push(ge - g);
+            if (count >= minDigits) best = starts.length;
+            g = ge + 1;
+          }
+          if (best === 0) continue;
+          lengths.length = best;
+          if (!shape(lengths)) continue;
+          const w = window(text, starts, ends, best);
+          if (visit(w)) consumedUntil = w.end;
+        }
+      }
+      i = end + 1;
     }
-    i = run.end + 1;
   }
 }

@@ -1,6 +1,7 @@
 import { Severity } from "../../../gen/guard/v1/types_pb.js";
 import { boundSubject, type Detection } from "../detector.js";
-import { codeAt, isAsciiLetter, isDigit, isUpper, isWordChar } from "./chars.js";
+import { type Candidates, findCandidates } from "./candidates.js";
+import { codeAt, isAsciiLetter, isDigit, isUpper } from "./chars.js";
 
 /**
  * International bank account numbers, compact (`DE89370400440532013000`) or in groups of
@@ -146,14 +147,11 @@ function readIban(text: string, start: number, length: number): { end: number; v
   return { end: i, value };
 }
 
-export function findIbans(text: string): Detection[] {
+export function findIbans(text: string, candidates: Candidates = findCandidates(text)): Detection[] {
   const found: Detection[] = [];
-  for (let i = 0; i + 4 <= text.length; i++) {
-    const c0 = text.charCodeAt(i);
-    if (!isUpper(c0) || !isUpper(codeAt(text, i + 1))) continue;
-    if (!isDigit(codeAt(text, i + 2)) || !isDigit(codeAt(text, i + 3))) continue;
-    const before = codeAt(text, i - 1);
-    if (isWordChar(before)) continue;
+  let consumedUntil = 0;
+  for (const i of candidates.ibanStarts) {
+    if (i < consumedUntil) continue;
     const length = IBAN_LENGTHS[text.slice(i, i + 2)];
     if (length === undefined) continue;
     const iban = readIban(text, i, length);
@@ -171,7 +169,7 @@ export function findIbans(text: string): Detection[] {
       placeholderKind: "IBAN",
       reason: "IBAN (mod-97 valid)",
     });
-    i = iban.end - 1;
+    consumedUntil = iban.end;
   }
   return found;
 }

@@ -1,5 +1,6 @@
 import { Severity } from "../../../gen/guard/v1/types_pb.js";
 import { boundSubject, type Detection } from "../detector.js";
+import { type Candidates, findCandidates, type NumberRun } from "./candidates.js";
 import { codeAt, isAsciiLetter, isDigit, isHexDigit, isWordChar } from "./chars.js";
 
 /**
@@ -127,63 +128,99 @@ function isV6Char(c: number): boolean {
 }
 
 /** IPv6 candidates: maximal runs of hex digits, ':' and '.', holding at least two colons. */
-function findIpv6(text: string, found: Detection[], claimed: Uint8Array): void {
+function findIpv6(text: string, found: Detection[]): Uint8Array | null {
+  let claimed: Uint8Array | null = null;
   let i = text.indexOf(":");
   while (i !== -1) {
     let start = i;
     while (start > 0 && isV6Char(text.charCodeAt(start - 1))) start--;
-    let end = i;
-    while (end < text.length && isV6Char(text.charCodeAt(end))) end++;
+    // Count colons on the way: most colons in text (`key: value`, `10:30:00`) have too few
+    // to be an address, and are dismissed before any substring is taken.
+    let colons = 0;
+    let doubleColon = false;
+    let end = start;
+    while (end < text.length) {
+      const c = text.charCodeAt(end);
+      if (c === 0x3a) {
+        colons++;
+        if (codeAt(text, end - 1) === 0x3a) doubleColon = true;
+      } else if (!isV6Char(c)) break;
+      end++;
+    }
     let valueEnd = end;
     while (valueEnd > start && text.charCodeAt(valueEnd - 1) === 0x2e) valueEnd--;
-    const value = text.slice(start, valueEnd);
+    // Eight groups take seven colons (six before an IPv4 tail) unless `::` stands for some.
+    const enoughColons = doubleColon || colons >= 6;
     const glued = isWordChar(codeAt(text, start - 1)) || isAsciiLetter(codeAt(text, end));
     // The longest textual IPv6 address (with an embedded IPv4 tail) is 45 characters.
-    const groups = !glued && value !== "::" && value.length <= 45 ? parseIpv6(value) : null;
-    const bareUnspecified = value === "::" && codeAt(text, end) === 0x2f;
-    if (groups || bareUnspecified) {
-      let stop = valueEnd;
-      if (codeAt(text, stop) === 0x25) {
-        // Zone id: fe80::1%eth0
-        let z = stop + 1;
-        while (z < text.length && z - stop <= 16 && isWordChar(text.charCodeAt(z))) z++;
-        if (z > stop + 1) stop = z;
+    if (enoughColons && !glued && valueEnd - start <= 45) {
+      const value = text.slice(start, valueEnd);
+      const groups = value !== "::" ? parseIpv6(value) : null;
+      const bareUnspecified = value === "::" && codeAt(text, end) === 0x2f;
+      if (groups || bareUnspecified) {
+        let stop = valueEnd;
+        if (codeAt(text, stop) === 0x25) {
+          // Zone id: fe80::1%eth0
+          let z = stop + 1;
+          while (z < text.length && z - stop <= 16 && isWordChar(text.charCodeAt(z))) z++;
+          if (z > stop + 1) stop = z;
+        }
+        stop = withPrefix(text, stop, 128);
+        found.push(detection(text, start, stop, groups ? isNonPublicIpv6(groups) : true));
+        claimed ??= new Uint8Array(text.length);
+        claimed.fill(1, start, stop);
       }
-      stop = withPrefix(text, stop, 128);
-      found.push(detection(text, start, stop, groups ? isNonPublicIpv6(groups) : true));
-      claimed.fill(1, start, stop);
     }
     i = text.indexOf(":", end);
   }
+  return claimed;
 }
 
-/** IPv4 candidates: maximal runs of digits and dots, not inside an accepted IPv6 address. */
-function findIpv4(text: string, found: Detection[], claimed: Uint8Array): void {
-  let i = 0;
-  while (i < text.length) {
-    if (!isDigit(text.charCodeAt(i)) || claimed[i] === 1) {
-      i++;
-      continue;
+/**
+ * IPv4 candidates: maximal runs of digits and dots with three dots, inside the number runs
+ * that hold at least four digits and three dots, and not inside an accepted IPv6 address.
+ */
+function findIpv4(
+  text: string,
+  runs: readonly NumberRun[],
+  found: Detection[],
+  claimed: Uint8Array | null,
+): void {
+  for (const run of runs) {
+    if (run.digits < 4 || run.dots < 3) continue;
+    let i = run.start;
+    while (i < run.end) {
+      if (!isDigit(text.charCodeAt(i)) || claimed?.[i] === 1) {
+        i++;
+        continue;
+      }
+      let end = i;
+      let dots = 0;
+      for (; end < text.length; end++) {
+        const c = text.charCodeAt(end);
+        if (c === 0x2e) dots++;
+        else if (!isDigit(c)) break;
+      }
+      let valueEnd = end;
+      while (valueEnd > i && text.charCodeAt(valueEnd - 1) === 0x2e) {
+        valueEnd--;
+        dots--;
+      }
+      const glued =
+        isWordChar(codeAt(text, i - 1)) || codeAt(text, i - 1) === 0x2e || isWordChar(codeAt(text, end));
+      const octets = glued || dots !== 3 ? null : parseIpv4(text.slice(i, valueEnd));
+      if (octets) {
+        const stop = withPrefix(text, valueEnd, 32);
+        found.push(detection(text, i, stop, isNonPublicIpv4(octets)));
+      }
+      i = end;
     }
-    let end = i;
-    while (end < text.length && (isDigit(text.charCodeAt(end)) || text.charCodeAt(end) === 0x2e)) end++;
-    let valueEnd = end;
-    while (valueEnd > i && text.charCodeAt(valueEnd - 1) === 0x2e) valueEnd--;
-    const glued =
-      isWordChar(codeAt(text, i - 1)) || codeAt(text, i - 1) === 0x2e || isWordChar(codeAt(text, end));
-    const octets = glued ? null : parseIpv4(text.slice(i, valueEnd));
-    if (octets) {
-      const stop = withPrefix(text, valueEnd, 32);
-      found.push(detection(text, i, stop, isNonPublicIpv4(octets)));
-    }
-    i = end;
   }
 }
 
-export function findIpAddresses(text: string): Detection[] {
+export function findIpAddresses(text: string, candidates: Candidates = findCandidates(text)): Detection[] {
   const found: Detection[] = [];
-  const claimed = new Uint8Array(text.length);
-  findIpv6(text, found, claimed);
-  findIpv4(text, found, claimed);
+  const claimed = findIpv6(text, found);
+  findIpv4(text, candidates.runs, found, claimed);
   return found.sort((a, b) => (a.start ?? 0) - (b.start ?? 0));
 }

@@ -1,5 +1,6 @@
 import { Severity } from "../../../gen/guard/v1/types_pb.js";
 import { boundSubject, type Detection } from "../detector.js";
+import { type Candidates, findCandidates } from "./candidates.js";
 import { isWordChar } from "./chars.js";
 import { forEachDigitWindow } from "./digit-run.js";
 
@@ -54,12 +55,21 @@ export function cardNetwork(digits: string): string | null {
   return null;
 }
 
-export function findPaymentCards(text: string): Detection[] {
+/** A card number's first group: the whole number or a group of at least three digits. */
+function opensCard(length: number): boolean {
+  return length >= 3;
+}
+
+/** Unbroken, or in groups of at least three digits. */
+function cardGrouping(groups: readonly number[]): boolean {
+  return groups.length === 1 || groups.every((g) => g >= 3);
+}
+
+export function findPaymentCards(text: string, candidates: Candidates = findCandidates(text)): Detection[] {
   const found: Detection[] = [];
-  forEachDigitWindow(text, " -", 13, 19, isWordChar, (w) => {
+  forEachDigitWindow(text, candidates.runs, " -", 13, 19, isWordChar, opensCard, cardGrouping, (w) => {
     const { digits } = w;
     if (w.separators.length > 1) return false;
-    if (w.groupLengths.length > 1 && w.groupLengths.some((g) => g < 3)) return false;
     if (!luhnValid(digits) || cardNetwork(digits) === null) return false;
     found.push({
       category: "privacy.pii.payment_card",

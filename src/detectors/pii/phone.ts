@@ -1,6 +1,8 @@
 import { Severity } from "../../../gen/guard/v1/types_pb.js";
 import { boundSubject, type Detection } from "../detector.js";
+import { type Candidates, findCandidates, type NumberRun } from "./candidates.js";
 import { codeAt, isAsciiLetter, isDigit } from "./chars.js";
+import { endsWithIdLabel, textBefore } from "./labels.js";
 
 /**
  * Telephone numbers in international and national formats: E.164 (`+14155550132`),
@@ -9,18 +11,17 @@ import { codeAt, isAsciiLetter, isDigit } from "./chars.js";
  * `0 532 123 45 67`). The scan reads runs of digits, spaces, dashes, dots and parentheses
  * by hand (no backtracking) and then judges the shape:
  * - 8 to 15 digits after `+`; 9 to 15 digits for formatted numbers without it;
- * - a bare digit string only with a trunk prefix (0 + 10 digits), as a Chinese mobile
- *   number (1[3-9] + 9 digits), or right after a word such as "phone" or "tel";
+ * - a bare digit string only with a trunk prefix (0 + 10 digits) or as a Chinese mobile
+ *   number (1[3-9] + 9 digits), unless labelled as another identifier (`trace=`, `order`),
+ *   or right after a word such as "phone" or "tel" (within 24 characters);
  * - not a date (2024-01-15, 15.01.2024), not a decimal or version (a single dot, dotted
- *   quads), not an SSN shape (3-2-4), not longer than 15 digits (ids, card numbers), not
+ *   quads), not an amount grouped by dots (164.689.383), not an SSN shape (3-2-4), not longer than 15 digits (ids, card numbers), not
  *   a time (`10:30` follows), and for the North American 3-3-4 shape a valid exchange.
  */
 
 const MIN_DIGITS_INTERNATIONAL = 8;
 const MIN_DIGITS_NATIONAL = 9;
 const MAX_DIGITS = 15;
-/** How far back a context word ("phone: ", "Tel.") may sit. */
-const CONTEXT_WINDOW = 24;
 const CONTEXT_WORDS =
   /(?:phone|tel|mobile|cell|fax|call|whatsapp|sms|contact|telefon|teléfono|telepono|numara|номер)/i;
 
@@ -139,6 +140,13 @@ function continuesCode(text: string, start: number): boolean {
   );
 }
 
+/** 1 to 3 digits, then groups of exactly three: how amounts and counts are grouped. */
+function isThousandsGrouping(groups: readonly number[]): boolean {
+  if (groups.length < 3 || (groups[0] ?? 0) > 3) return false;
+  for (let k = 1; k < groups.length; k++) if (groups[k] !== 3) return false;
+  return true;
+}
+
 function isDateShape(c: Candidate): boolean {
   const g = c.groups;
   if (g.length < 3 || c.plus || c.parens) return false;
@@ -159,10 +167,6 @@ function validNanp(ten: string): boolean {
   return NANP.test(ten) && !NANP_N11.test(ten);
 }
 
-function hasContext(text: string, start: number): boolean {
-  return CONTEXT_WORDS.test(text.slice(Math.max(0, start - CONTEXT_WINDOW), start));
-}
-
 function judge(text: string, c: Candidate): number {
   const n = c.digits.length;
   if (n > MAX_DIGITS) return 0;
@@ -170,6 +174,8 @@ function judge(text: string, c: Candidate): number {
   // A one-digit group between dots marks a version or build number (`10.0.19041.1`).
   if (c.separators.includes(".") && c.groups.some((g) => g === 1)) return 0;
   if (c.separators === "." && c.groups.length === 2) return 0;
+  // 164.689.383: thousands grouped by dots, an amount or a count.
+  if (c.separators === "." && !c.plus && !c.parens && isThousandsGrouping(c.groups)) return 0;
   // 4-4-4...: the grouping of card and account numbers, not of any numbering plan.
   if (c.groups.length >= 3 && c.groups.slice(0, 3).every((g) => g === 4)) return 0;
   if (continuesCode(text, c.start)) return 0;
@@ -180,17 +186,28 @@ function judge(text: string, c: Candidate): number {
   const nanpShape = g.length === 3 && g[0] === 3 && g[1] === 3 && g[2] === 4;
   if (nanpShape && !validNanp(c.digits)) return 0;
   if (g.length > 1 || c.parens) return n >= MIN_DIGITS_NATIONAL ? 0.75 : 0;
-  // A bare digit string.
-  if (n === 11 && c.digits.charAt(0) === "0" && c.digits.charAt(1) !== "0") return 0.6;
-  if (n === 11 && CHINA_MOBILE.test(c.digits)) return 0.6;
-  if ((n === 10 || n === 11) && hasContext(text, c.start)) return 0.6;
-  return 0;
+  // A bare digit string, unless a label names it another identifier (`trace=13466223403`).
+  if (n !== 10 && n !== 11) return 0;
+  const before = textBefore(text, c.start);
+  if (CONTEXT_WORDS.test(before)) return 0.6;
+  if (n === 10 || endsWithIdLabel(before)) return 0;
+  if (c.digits.charAt(0) === "0" && c.digits.charAt(1) !== "0") return 0.6;
+  return CHINA_MOBILE.test(c.digits) ? 0.6 : 0;
 }
 
-export function findPhones(text: string): Detection[] {
+export function findPhones(text: string, candidates: Candidates = findCandidates(text)): Detection[] {
   const found: Detection[] = [];
-  let i = 0;
-  while (i < text.length) {
+  for (const run of candidates.runs) {
+    if (run.digits < MIN_DIGITS_INTERNATIONAL) continue;
+    scanRun(text, run, found);
+  }
+  return found;
+}
+
+/** Reads the phone candidates of one number run. */
+function scanRun(text: string, run: NumberRun, found: Detection[]): void {
+  let i = run.start;
+  while (i < run.end) {
     const c = text.charCodeAt(i);
     const startsNumber =
       isDigit(c) ||
@@ -239,5 +256,4 @@ export function findPhones(text: string): Detection[] {
     }
     i = Math.max(candidate.end, i + 1);
   }
-  return found;
 }

@@ -24,4 +24,27 @@ describe("pii detector", () => {
   it("lets the checksummed kind win overlaps", () => {
     expect(findPii("4111-1111-1111-1111").map((d) => d.category)).toEqual(["privacy.pii.payment_card"]);
   });
+
+  it("finds each kind planted in long ordinary text, at its offsets", () => {
+    const plants = [
+      ["a.person@example.org", "privacy.pii.email"],
+      ["+44 (20) 7123 4567", "privacy.pii.phone"],
+      ["4012 8888 8888 1881", "privacy.pii.payment_card"],
+      ["GB29 NWBK 6016 1331 9268 19", "privacy.pii.iban"],
+      ["078-05-1123", "privacy.pii.us_ssn"],
+      ["2001:db8::7", "privacy.pii.ip_address"],
+      ["8.8.4.4", "privacy.pii.ip_address"],
+    ] as const;
+    const line = (i: number) =>
+      `2025-03-14T10:${String(i % 60).padStart(2, "0")}:07.${i % 1000}Z INFO [worker-${i % 8}] GET /api/v1/orders/${i * 7} status=200 duration_ms=${i % 900} trace=${(i * 2654435761).toString(16)}`;
+    const lines = Array.from({ length: 600 }, (_, i) => line(i));
+    plants.forEach(([value], k) => {
+      lines.splice(50 + k * 80, 0, `note: ${value} (planted)`);
+    });
+    const text = lines.join("\n");
+    const found = findPii(text);
+    expect(found.map((d) => [d.category, text.slice(d.start, d.end)])).toEqual(
+      plants.map(([value, category]) => [category, value]),
+    );
+  });
 });

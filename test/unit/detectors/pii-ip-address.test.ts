@@ -13,6 +13,7 @@ const positives: readonly [string, string, Severity][] = [
   ["zone fe80::1%eth0", "fe80::1%eth0", Severity.LOW],
   ["mapped ::ffff:8.8.4.4", "::ffff:8.8.4.4", Severity.MEDIUM],
   ["prefix 2001:db8::/32.", "2001:db8::/32", Severity.LOW],
+  ["default route ::/0", "::/0", Severity.LOW],
 ];
 
 const negatives: readonly string[] = [
@@ -29,6 +30,7 @@ const negatives: readonly string[] = [
   "12345:db8::1",
   "fe80::1text",
   "unspecified ::",
+  "std::/x",
 ];
 
 describe("IP addresses", () => {

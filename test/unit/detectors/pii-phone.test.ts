@@ -31,6 +31,8 @@ const negatives: readonly string[] = [
   "file img-34521098-720-516.jpg",
   "SSN 078-05-1123",
   "short 555-0132",
+  "population 164.689.383",
+  "trace=13466223403 status=200",
 ];
 
 describe("phone numbers", () => {

