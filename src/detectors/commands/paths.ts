@@ -8,6 +8,8 @@
 const BRACED_HOME = "$" + "{HOME}";
 
 export function normalizePath(raw: string): string {
+  // Without a slash only the home prefixes and the blanks around can change (most words).
+  if (!raw.includes("/")) return homeOnly(raw.trim());
   let p = raw.trim();
   if (p.startsWith("file://")) p = p.slice(7);
   if (p.startsWith(BRACED_HOME)) p = `~${p.slice(7)}`;
@@ -19,6 +21,13 @@ export function normalizePath(raw: string): string {
   if (p.startsWith("/") && (p.includes("/./") || p.includes("/.."))) p = resolveDots(p);
   if (p.startsWith("~/")) p = p.replace(/^~\/(\.\/)+/, "~/");
   while (p.length > 1 && p.endsWith("/")) p = p.slice(0, -1);
+  return p;
+}
+
+/** `normalizePath` of a trimmed word without a slash: `$HOME`, `${HOME}` read as `~`. */
+function homeOnly(p: string): string {
+  if (p.startsWith(BRACED_HOME)) return `~${p.slice(7)}`;
+  if (p.startsWith("$HOME")) return `~${p.slice(5)}`;
   return p;
 }
 
@@ -124,6 +133,8 @@ export type SecretKind = "system" | "user";
 /** Whether the path names a credential store, and which kind. */
 export function secretKind(raw: string): SecretKind | undefined {
   const p = normalizePath(raw);
+  // Every store below has a slash in its path; only a bare key file name (`id_rsa`) has none.
+  if (!p.includes("/")) return p.includes("_") && SSH_KEY.test(p.toLowerCase()) ? "user" : undefined;
   for (const s of SYSTEM_SECRETS) if (p === s) return "system";
   const lower = p.toLowerCase();
   if (SSH_KEY.test(lower)) return "user";
@@ -186,6 +197,8 @@ const PERSISTENCE_PREFIXES: ReadonlyArray<readonly [string, PersistenceKind]> = 
 ];
 
 export function persistenceKind(raw: string): PersistenceKind | undefined {
+  // Every prefix has a slash, and normalising never adds one.
+  if (!raw.includes("/")) return undefined;
   const p = normalizePath(raw).toLowerCase();
   for (const [prefix, kind] of PERSISTENCE_PREFIXES) if (p.startsWith(prefix)) return kind;
   return undefined;
@@ -215,6 +228,7 @@ export function isShellPath(word: string): boolean {
  * that can appear in a path, cut at anything else. Linear: one pass, no backtracking.
  */
 export function pathTokens(raw: string): string[] {
+  if (!raw.includes("/")) return [];
   const text = raw.includes(BRACED_HOME) ? raw.replaceAll(BRACED_HOME, "$HOME") : raw;
   const out: string[] = [];
   let start = -1;

@@ -71,6 +71,9 @@ const IPV4 = /(^|[^0-9.])[0-9]{1,3}\.[0-9]{1,3}\.[0-9]{1,3}\.[0-9]{1,3}([^0-9.]|
 
 /** An argument naming somewhere off the host: a URL, `user@host:path`, an IPv4 address. */
 function isRemote(arg: string): boolean {
+  // Each test below needs a colon, or dots for an IPv4 address.
+  const colon = arg.indexOf(":");
+  if (colon === -1 && !arg.includes(".")) return false;
   if (
     /^(https?|ftps?|tftp|gopher|scp|sftp|rsync|smb|dict|telnet|tcp|udp|tcp-connect|openssl-connect|ssl):/i.test(
       arg,
@@ -78,16 +81,20 @@ function isRemote(arg: string): boolean {
   )
     return true;
   if (/^[A-Za-z0-9._-]{1,64}@[A-Za-z0-9.-]{1,253}:/.test(arg)) return true;
-  const colon = arg.indexOf(":");
   const host = colon > 0 ? arg.slice(0, colon) : "";
   if (host.includes(".") && /^[A-Za-z0-9.-]{1,253}$/.test(host) && arg[colon + 1] !== "/") return true;
   return IPV4.test(arg) && !arg.startsWith("127.") && !arg.startsWith("0.0.0.0");
 }
 
+/** The first sensitive file among the arguments, the path tokens inside them, then `<` inputs. */
 function sensitiveIn(inv: Invocation): string | undefined {
-  const candidates = [...inv.args, ...inv.args.flatMap(pathTokens)];
-  for (const r of inv.redirects) if (r.op === "<") candidates.push(r.target.text);
-  return candidates.find(isSensitiveFile);
+  for (const a of inv.args) if (isSensitiveFile(a)) return a;
+  for (const a of inv.args) {
+    if (!a.includes("/")) continue;
+    for (const t of pathTokens(a)) if (isSensitiveFile(t)) return t;
+  }
+  for (const r of inv.redirects) if (r.op === "<" && isSensitiveFile(r.target.text)) return r.target.text;
+  return undefined;
 }
 
 function readsSecrets(pipelines: readonly Pipeline[]): boolean {
@@ -359,6 +366,12 @@ export const uploadPatterns: readonly RegExp[] = [CODE_FILE_READ, CODE_NETWORK_S
 
 export function uploads(analysis: Analysis): Hit[] {
   const hits: Hit[] = [];
+  // Both judged again per pipeline member and per test below; computed once per invocation.
+  const secrets = new Map<Invocation, string | undefined>();
+  const secretOf = (inv: Invocation): string | undefined => {
+    if (!secrets.has(inv)) secrets.set(inv, sensitiveIn(inv));
+    return secrets.get(inv);
+  };
   for (const inv of analysis.invocations) {
     const uploaded = uploadedFiles(inv);
     const sent = uploaded.find(isSensitiveFile);
@@ -366,7 +379,8 @@ export function uploads(analysis: Analysis): Hit[] {
       hits.push(hitOn(inv, "upload-secret", Severity.HIGH, 0.9, `${inv.name} uploads ${sent}`));
       continue;
     }
-    const remote = inv.name === "hping3" || inv.args.some(isRemote);
+    const anyRemote = inv.args.some(isRemote);
+    const remote = inv.name === "hping3" || anyRemote;
     const outside = remote ? uploaded.find(outsideFile) : undefined;
     const copied = [...remoteCopySources(inv), ...remoteArchiveSources(inv), ...remoteServiceSources(inv)];
     const smb = inv.name === "smbclient" ? sessionPuts(optionValue(inv.args, ["-c", "--command"]) ?? "") : [];
@@ -402,12 +416,9 @@ export function uploads(analysis: Analysis): Hit[] {
       );
       continue;
     }
-    const secret = sensitiveIn(inv);
-    if (
-      secret !== undefined &&
-      (COPY_TOOLS.has(inv.name) || NETWORK_SENDERS.has(inv.name) || inv.args.some(isRemote))
-    ) {
-      if (inv.args.some(isRemote)) {
+    const secret = secretOf(inv);
+    if (secret !== undefined && (COPY_TOOLS.has(inv.name) || NETWORK_SENDERS.has(inv.name) || anyRemote)) {
+      if (anyRemote) {
         hits.push(
           hitOn(
             inv,
@@ -450,7 +461,7 @@ export function uploads(analysis: Analysis): Hit[] {
   for (const p of analysis.pipelines) {
     const members = p.invocations;
     const reader = members.findIndex(
-      (m) => sensitiveIn(m) !== undefined || m.name === "env" || m.name === "printenv",
+      (m) => secretOf(m) !== undefined || m.name === "env" || m.name === "printenv",
     );
     const sender = members.findIndex(
       (m, k) => k > reader && NETWORK_SENDERS.has(m.name) && operands(m.args).length > 0,

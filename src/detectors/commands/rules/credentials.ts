@@ -101,28 +101,50 @@ const DUMP_WORDS =
   /sekurlsa|lsadump|logonpasswords|lsass|hklm\\sam|hklm\\security|hklm\\system|dump-keychain/i;
 
 function secretAccess(inv: Invocation): Hit[] {
+  const hit = secretAccessHit(inv);
+  return hit === undefined ? [] : [hit];
+}
+
+/** The first secret the command names, in the order: program and arguments, path tokens, input redirections, option values, here-documents. */
+function secretAccessHit(inv: Invocation): Hit | undefined {
   const reads = USER_SECRET_READERS.has(inv.name);
-  const candidates: string[] = [inv.program, ...inv.args];
-  for (const w of [...inv.words, ...inv.assignments]) append(candidates, pathTokens(w));
-  for (const r of inv.redirects) if (r.op === "<" || r.op === "<&") candidates.push(r.target.text);
-  for (const a of inv.args) {
-    const at = a.indexOf("@");
-    if (at !== -1) candidates.push(a.slice(at + 1));
-    const eq = a.indexOf("=");
-    if (eq !== -1) candidates.push(a.slice(eq + 1));
-  }
-  for (const r of inv.redirects) if (r.body !== undefined) append(candidates, pathTokens(r.body));
-  for (const c of candidates) {
+  const judge = (c: string): Hit | undefined => {
     const kind = secretKind(c);
+    if (kind === undefined) return undefined;
     if (kind === "system" && !METADATA_ONLY.has(inv.name)) {
-      return [hitOn(inv, "system-secrets", Severity.HIGH, 0.9, `accesses ${normalizePath(c)}`)];
+      return hitOn(inv, "system-secrets", Severity.HIGH, 0.9, `accesses ${normalizePath(c)}`);
     }
-    const redirected = inv.redirects.some((r) => (r.op === "<" || r.op === "<&") && r.target.text === c);
-    if (kind === "user" && (reads || redirected) && !c.endsWith(".pub")) {
-      return [hitOn(inv, "user-secrets", Severity.HIGH, 0.8, `reads ${normalizePath(c)}`)];
+    if (kind === "user" && !c.endsWith(".pub")) {
+      const redirected =
+        reads || inv.redirects.some((r) => (r.op === "<" || r.op === "<&") && r.target.text === c);
+      if (redirected) return hitOn(inv, "user-secrets", Severity.HIGH, 0.8, `reads ${normalizePath(c)}`);
+    }
+    return undefined;
+  };
+  let hit = judge(inv.program);
+  for (let k = 0; hit === undefined && k < inv.args.length; k++) hit = judge(inv.args[k]!);
+  for (const list of [inv.words, inv.assignments]) {
+    for (let k = 0; hit === undefined && k < list.length; k++) {
+      const w = list[k]!;
+      if (!w.includes("/")) continue;
+      for (const t of pathTokens(w)) if (hit === undefined) hit = judge(t);
     }
   }
-  return [];
+  for (const r of inv.redirects) {
+    if (hit === undefined && (r.op === "<" || r.op === "<&")) hit = judge(r.target.text);
+  }
+  for (let k = 0; hit === undefined && k < inv.args.length; k++) {
+    const a = inv.args[k]!;
+    const at = a.indexOf("@");
+    if (at !== -1) hit = judge(a.slice(at + 1));
+    const eq = a.indexOf("=");
+    if (hit === undefined && eq !== -1) hit = judge(a.slice(eq + 1));
+  }
+  for (const r of inv.redirects) {
+    if (hit !== undefined) break;
+    if (r.body !== undefined) for (const t of pathTokens(r.body)) if (hit === undefined) hit = judge(t);
+  }
+  return hit;
 }
 
 /** `getent shadow`: the password hashes through the name-service switch. */
