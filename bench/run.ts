@@ -101,7 +101,7 @@ async function main(): Promise<void> {
     log("JSON floor");
     const floor = await measureFloor(samples, bounds(20, 400, 1500));
 
-    log("latency by bucket (in process, injector)");
+    log("latency by bucket (over a loopback socket, and through the injector)");
     const bench = await startBenchApp();
     let latency: BenchResults["latency"];
     let throughput: BenchResults["throughput"];

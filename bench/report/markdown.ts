@@ -23,7 +23,19 @@ function targets(r: BenchResults): string {
 
 function latency(r: BenchResults): string {
   return table(
-    ["Bucket", "Mean body", "Samples", "p50 ms", "p90 ms", "p99 ms", "max ms", "Floor p50 ms", "Mean / floor mean"],
+    [
+      "Bucket",
+      "Mean body",
+      "Samples",
+      "p50 ms",
+      "p90 ms",
+      "p99 ms",
+      "max ms",
+      "Round trip p50 / p99 ms",
+      "Injector p50 / p99 ms",
+      "Floor p50 ms",
+      "Mean / floor mean",
+    ],
     r.latency.map((row) => {
       const floor = r.floor[row.bucket];
       return [
@@ -34,6 +46,8 @@ function latency(r: BenchResults): string {
         ms(row.latency.p90),
         ms(row.latency.p99),
         ms(row.latency.max),
+        `${ms(row.roundTrip.p50)} / ${ms(row.roundTrip.p99)}`,
+        `${ms(row.injector.p50)} / ${ms(row.injector.p99)}`,
         floor ? ms(floor.p50) : "n/a",
         floor ? `${(row.latency.mean / floor.mean).toFixed(1)}x` : "n/a",
       ];
@@ -155,9 +169,13 @@ const METHOD = `## Method
   \`step/response\`. Agents clear the oldest tool output beyond 900 KB of context, as real agents do,
   so bodies stay under the 1.5 MB top of the largest bucket. \`tsx bench/corpus/generate.ts\` writes
   the same corpus to \`bench/.data/corpus/\`.
-- **Latency** is service-side, in process: \`createApp\` + \`app.bridge.inject\` (Fastify's injector: routing,
-  auth, rate limit, body read, parse, schema validation, pipeline, serialisation; no socket), one
-  request at a time, each sample a new step of its session. Nearest-rank percentiles. The bodies of
+- **Latency** is service-side, over a socket: \`createApp\` listening on 127.0.0.1, one request at a
+  time on a kept-alive connection from a client in the same process, timed by the service from
+  Fastify's request start (headers in) to the response written (\`reply.elapsedTime\` in an
+  \`onResponse\` hook): routing, auth, rate limit, body read, parse, schema validation, pipeline,
+  serialisation. Round trip: the same requests as the client timed them. Injector: a second copy
+  of each step sent through \`app.bridge.inject\` (no socket; the figure of earlier runs), alternating
+  with the socket. Each sample is a new step of its session. Nearest-rank percentiles. The bodies of
   a bucket are cycled, so the detection memo is warm: the figures are those of re-sent history,
   which is most of every real step; the memo-off split below prices the new part.
 - **Cost split**: the same pipeline wired as \`src/app.ts\` wires it (bench/service/timed-pipeline.ts),

@@ -13,8 +13,8 @@ export function principalOf(request: FastifyRequest) {
 /**
  * The fixed order of checks before any handler runs (spec 5, 7, 8): authenticate the key
  * (401/402), spend the rate budget (429), refuse a declared length over the organization's
- * limit before reading a byte (413), then count the bytes actually read (413 again for a
- * chunked or lying upload).
+ * limit before reading a byte (413), then count the bytes actually read when no length was
+ * declared (413 again for a chunked upload).
  */
 export function registerAuthHooks(app: FastifyInstance, ctx: BridgeContext): void {
   app.addHook("onRequest", async (request) => {
@@ -31,6 +31,10 @@ export function registerAuthHooks(app: FastifyInstance, ctx: BridgeContext): voi
   });
   app.addHook("preParsing", async (request, _reply, payload) => {
     const limit = principalOf(request).org.limits.max_request_bytes;
+    // A declared length was checked above, and Node's parser never reads past it, so only a
+    // body without one (chunked) needs its bytes counted (issue 9: a stream less per request).
+    if (request.headers["content-length"] !== undefined && request.headers["transfer-encoding"] === undefined)
+      return payload;
     return payload.pipe(byteLimit(limit));
   });
 }

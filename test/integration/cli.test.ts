@@ -5,7 +5,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
 import pg from "pg";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { type App, createApp } from "../../src/app.js";
 import { bootstrapLocalOrg } from "../../src/bootstrap.js";
 import { SecretBox } from "../../src/crypto/secret-box.js";
@@ -19,6 +19,8 @@ import { postgresReachable, requireOrSkip, TEST_DATABASE_URL } from "../helpers/
  * service run (the embedded default: local-org.json, journals), while that service keeps running.
  */
 const run = promisify(execFile);
+// Each CLI call starts Node with tsx (seconds on a loaded machine) and a test makes up to ten.
+vi.setConfig({ testTimeout: 180_000 });
 const CLI = join(import.meta.dirname, "../../src/cli/main.ts");
 // A GitHub classic token (ghp_ + 36 base62), assembled so the source holds no scannable secret.
 const TOKEN = ["ghp_", "Zq7Kx2Lm9Pw4Rt6Yv8Bn3Cd5Fg1Hj0Ks2Xa7"].join("");
@@ -223,7 +225,8 @@ describe("guard events tail", () => {
     const exited = new Promise<number | null>((resolve) => child.on("exit", (code) => resolve(code)));
     await new Promise((resolve) => setTimeout(resolve, 1500));
     await evaluate(chatRequestEvent("followed", { agent_id: "gamma" }));
-    for (let i = 0; i < 50 && !out.includes('"gamma"'); i++) await new Promise((resolve) => setTimeout(resolve, 100));
+    // Until the follower has printed the event (it may still be starting): a deadline, not a guess.
+    for (let i = 0; i < 1200 && !out.includes('"gamma"'); i++) await new Promise((resolve) => setTimeout(resolve, 100));
     child.kill("SIGINT");
     expect(await exited).toBe(0);
     expect(out.trim().split("\n").map((l) => JSON.parse(l).agent_id)).toEqual(["gamma"]);

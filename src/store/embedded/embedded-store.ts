@@ -201,8 +201,7 @@ export class EmbeddedStore implements Store {
   }
 
   async close(): Promise<void> {
-    await this.flush();
-    // Anything a failed asynchronous write put back goes out now, synchronously.
-    for (const journal of this.#journals) journal.flushSync();
+    // Anything a failed asynchronous write put back goes out synchronously; then the files close.
+    await Promise.all(this.#journals.map((j) => j.close()));
   }
 }

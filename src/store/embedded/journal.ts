@@ -1,5 +1,11 @@
-import { appendFileSync } from "node:fs";
-import { open } from "node:fs/promises";
+import { appendFileSync, close, open, writev } from "node:fs";
+import { promisify } from "node:util";
+
+const openFile = promisify(open);
+const closeFile = promisify(close);
+/** `writev` answering the bytes written (a raw descriptor: no FileHandle to be closed on collection). */
+const writeGathered = (fd: number, buffers: Buffer[]) =>
+  new Promise<number>((resolve, reject) => writev(fd, buffers, (error, written) => (error ? reject(error) : resolve(written))));
 
 /** One queued line: text, or bytes already encoded (a raw body is never decoded to be written). */
 export type JournalLine = string | Buffer | readonly (string | Buffer)[];
@@ -30,38 +36,33 @@ const WRITEV_MAX = 1024;
  * Appends the buffers to the file, in order, with gathered writes: the bytes go from the
  * queued buffers to the kernel without first being copied into one.
  */
-async function appendAll(path: string, buffers: Buffer[]): Promise<void> {
-  const file = await open(path, "a", 0o600);
-  try {
-    let pending = buffers;
-    while (pending.length > 0) {
-      const batch = pending.slice(0, WRITEV_MAX);
-      const wanted = batch.reduce((n, b) => n + b.length, 0);
-      let { bytesWritten } = await file.writev(batch);
-      if (bytesWritten === wanted) {
-        pending = pending.slice(batch.length);
-        continue;
-      }
-      // A short write: skip what went out and write the rest.
-      const rest: Buffer[] = [];
-      for (const b of pending) {
-        if (bytesWritten >= b.length) bytesWritten -= b.length;
-        else {
-          rest.push(bytesWritten > 0 ? b.subarray(bytesWritten) : b);
-          bytesWritten = 0;
-        }
-      }
-      pending = rest;
+async function appendAll(fd: number, buffers: Buffer[]): Promise<void> {
+  let pending = buffers;
+  while (pending.length > 0) {
+    const batch = pending.slice(0, WRITEV_MAX);
+    const wanted = batch.reduce((n, b) => n + b.length, 0);
+    let bytesWritten = await writeGathered(fd, batch);
+    if (bytesWritten === wanted) {
+      pending = pending.slice(batch.length);
+      continue;
     }
-  } finally {
-    await file.close();
+    // A short write: skip what went out and write the rest.
+    const rest: Buffer[] = [];
+    for (const b of pending) {
+      if (bytesWritten >= b.length) bytesWritten -= b.length;
+      else {
+        rest.push(bytesWritten > 0 ? b.subarray(bytesWritten) : b);
+        bytesWritten = 0;
+      }
+    }
+    pending = rest;
   }
 }
 
 /**
  * An append-only JSON-lines file with a write-behind queue: `append` queues a line and
- * returns at once; a flush writes every queued line with gathered writes (one `writev` per
- * 1024 pieces). When more than
+ * returns at once; a flush, a few milliseconds later, writes every line queued by then with
+ * gathered writes (one `writev` per 1024 pieces). When more than
  * `maxQueuedBytes` wait, `append` waits for the next flush (back-pressure) instead of
  * growing without bound or dropping a line.
  *
@@ -69,21 +70,36 @@ async function appendAll(path: string, buffers: Buffer[]): Promise<void> {
  * and goes to disk without being decoded to a string, re-encoded or copied, and the queue then
  * holds its bytes off the JavaScript heap, so large bodies waiting to be written cost the
  * garbage collector nothing.
+ *
+ * The file stays open (append mode) between flushes: a flush is one `writev` on the thread
+ * pool, not an open, a write and a close (issue 9: three round trips per journal per request,
+ * their callbacks landing inside the next request). A failed write closes it; the next flush
+ * opens it again.
  */
 export class Journal {
   readonly path: string;
   readonly #maxQueuedBytes: number;
+  readonly #flushDelayMs: number;
   #queue: (string | Buffer)[] = [];
   #lines = 0;
   #queuedBytes = 0;
   #flushing: Promise<void> | undefined;
-  #scheduled = false;
+  #scheduled: NodeJS.Timeout | undefined;
+  /** The open descriptor between flushes. */
+  #fd: number | undefined;
+  #closed = false;
   written = 0;
   writeErrors = 0;
 
-  constructor(path: string, maxQueuedBytes = 64 * 1024 * 1024) {
+  /**
+   * `flushDelayMs`: how long a queued line waits for others to share its write. One write per
+   * request woke a thread-pool thread per journal per request, which on a busy machine took the
+   * core from the next request (issue 9); a few milliseconds gather the lines of several.
+   */
+  constructor(path: string, maxQueuedBytes = 64 * 1024 * 1024, flushDelayMs = 5) {
     this.path = path;
     this.#maxQueuedBytes = maxQueuedBytes;
+    this.#flushDelayMs = flushDelayMs;
   }
 
   /** Lines waiting to be written. */
@@ -102,13 +118,10 @@ export class Journal {
     this.#queue.push("\n");
     this.#queuedBytes += 1;
     this.#lines++;
-    if (!this.#scheduled) {
-      this.#scheduled = true;
-      setImmediate(() => {
-        this.#scheduled = false;
-        void this.flush();
-      });
-    }
+    this.#scheduled ??= setTimeout(() => {
+      this.#scheduled = undefined;
+      void this.flush();
+    }, this.#flushDelayMs);
   }
 
   #push(piece: string | Buffer): void {
@@ -127,7 +140,7 @@ export class Journal {
     this.#queue = [];
     this.#lines = 0;
     this.#queuedBytes = 0;
-    this.#flushing = appendAll(this.path, encode(batch))
+    this.#flushing = this.#write(encode(batch))
       .then(() => {
         this.written += lines;
       })
@@ -142,6 +155,33 @@ export class Journal {
         this.#flushing = undefined;
       });
     await this.#flushing;
+  }
+
+  async #write(buffers: Buffer[]): Promise<void> {
+    const fd = this.#fd ?? (await openFile(this.path, "a", 0o600));
+    // A line queued after `close` is written all the same, through a descriptor of its own.
+    if (!this.#closed) this.#fd = fd;
+    try {
+      await appendAll(fd, buffers);
+    } catch (error) {
+      // The next flush starts from a fresh descriptor (the file may have been replaced).
+      if (this.#fd === fd) this.#fd = undefined;
+      await closeFile(fd).catch(() => undefined);
+      throw error;
+    }
+    if (fd !== this.#fd) await closeFile(fd);
+  }
+
+  /** Writes what is queued (asynchronously, then synchronously for anything a failure put back) and closes the file. */
+  async close(): Promise<void> {
+    this.#closed = true;
+    clearTimeout(this.#scheduled);
+    this.#scheduled = undefined;
+    await this.flush();
+    this.flushSync();
+    const fd = this.#fd;
+    this.#fd = undefined;
+    if (fd !== undefined) await closeFile(fd);
   }
 
   /** Last resort at process exit: writes synchronously whatever is still queued. */

@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
@@ -55,6 +55,32 @@ describe("embedded journals", () => {
     for (let i = 0; i < 3000; i++) await journal.append(i % 2 ? `{"i":${i}}` : [`{"i":`, Buffer.from(String(i)), "}"]);
     await journal.flush();
     expect(readJournal<{ i: number }>(path).records.map((r) => r.i)).toEqual([...Array(3000).keys()]);
+  });
+
+  it("keep the lines of a failed write and write them once the file can be opened again", async () => {
+    const dir = join(tempDir(), "later");
+    const path = join(dir, "j.jsonl");
+    // No timed flush: the test decides when each flush runs.
+    const journal = new Journal(path, undefined, 60_000);
+    await journal.append('{"a":1}');
+    await journal.flush();
+    expect(journal.writeErrors).toBe(1);
+    expect(journal.queued).toBe(1);
+    mkdirSync(dir);
+    await journal.append('{"b":2}');
+    await journal.close();
+    expect(journal.written).toBe(2);
+    expect(readJournal(path).records).toEqual([{ a: 1 }, { b: 2 }]);
+  });
+
+  it("write a line queued after close (issue 9: the file stays open between flushes, not after close)", async () => {
+    const path = join(tempDir(), "j.jsonl");
+    const journal = new Journal(path, undefined, 0);
+    await journal.append('{"a":1}');
+    await journal.close();
+    await journal.append('{"b":2}');
+    await journal.flush();
+    expect(readJournal(path).records).toEqual([{ a: 1 }, { b: 2 }]);
   });
 
   it("keep a raw body as sent, compact or pretty-printed, without tearing the payload journal", async () => {
