@@ -1,4 +1,4 @@
-import { monotonicFactory } from "ulid";
+import { monotonicUlid } from "../identity/event-id.js";
 import type { SessionState } from "./state.js";
 
 /** Configuration of the session tracker. Times are milliseconds. */
@@ -54,7 +54,7 @@ export function resolveTrackerOptions(options: TrackerOptions): ResolvedTrackerO
   return resolved;
 }
 
+/** Session ids are ULIDs like event ids, from the same pooled randomness (src/identity/event-id.ts). */
 function defaultSessionIds(clock: () => number): () => string {
-  const next = monotonicFactory();
-  return () => next(clock());
+  return monotonicUlid(clock);
 }
