@@ -121,11 +121,19 @@ class Builder {
   }
 
   toText(): string {
-    return UTF16.decode(this.units.subarray(0, this.length));
+    const units = this.units.subarray(0, this.length);
+    if (this.length > SHORT_TEXT) return UTF16.decode(units);
+    // Short text: one call instead of a decoder round trip, where both give the same string
+    // (the decoder turns a lone surrogate into U+FFFD).
+    for (let i = 0; i < units.length; i++)
+      if (((units[i] ?? 0) & 0xf800) === 0xd800) return UTF16.decode(units);
+    return String.fromCharCode.apply(null, units as unknown as number[]);
   }
 }
 
 const UTF16 = new TextDecoder("utf-16le");
+/** Longest text `toText` builds with String.fromCharCode. */
+const SHORT_TEXT = 2048;
 
 /**
  * Lower-case, confusable-folded, mark-free UTF-16 units for one non-ASCII code point; `cache`
@@ -159,6 +167,9 @@ export function foldCodePoint(cp: number, cache: Map<number, number[]>): number[
   return units;
 }
 
+/** Folds of the non-ASCII code points met so far, shared by every call (foldCodePoint is pure). */
+const FOLD_CACHE = new Map<number, number[]>();
+
 function pushWhitespace(out: Builder, lineBreak: boolean, from: number, to: number): void {
   const last = out.last();
   if (last === NEWLINE) return;
@@ -174,7 +185,7 @@ function pushWhitespace(out: Builder, lineBreak: boolean, from: number, to: numb
 /** First pass: invisibles, compatibility forms, marks, confusables, case and whitespace. */
 function fold(source: string): Builder {
   const out = new Builder(source.length);
-  const cache = new Map<number, number[]>();
+  const cache = FOLD_CACHE;
   let i = 0;
   while (i < source.length) {
     const unit = source.charCodeAt(i);

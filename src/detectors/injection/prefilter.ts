@@ -33,7 +33,10 @@ export interface Window {
 }
 
 export interface Prefilter {
-  /** True when the text must take the full path (spelled-out letters, overlong words). */
+  /**
+   * True when the text must take the full path (spelled-out letters, overlong words); the other
+   * fields are then empty, as nothing else reads them.
+   */
   readonly full: boolean;
   /** Merged line ranges, in order, where some family may match. */
   readonly windows: readonly Window[];
@@ -240,11 +243,48 @@ function compile(): Automaton {
 const AUTOMATON = compile();
 /** ASCII unit -> 1 when it carries a flag key. */
 const FLAGGED = Uint8Array.from(AUTOMATON.flagClauses, (clauses) => (clauses.length > 0 ? 1 : 0));
+/** ASCII unit -> its own bit when it carries a flag key. */
+const FLAG_BIT = new Uint8Array(128);
+Object.values(FLAG_CHARS).forEach((u, k) => {
+  FLAG_BIT[u] = 1 << k;
+});
 /** State -> 1 when some key ends there. */
 const HAS_OUTPUT = Uint8Array.from({ length: AUTOMATON.outStart.length - 1 }, (_, state) =>
   (AUTOMATON.outStart[state + 1] ?? 0) > (AUTOMATON.outStart[state] ?? 0) ? 1 : 0,
 );
 const FOLD_CACHE = new Map<number, number[]>();
+const NOT_PLAIN = 0xff;
+/** ASCII unit -> stream symbol of a letter that carries no flag key, NOT_PLAIN otherwise. */
+const PLAIN_LETTER = Uint8Array.from(ASCII_SYMBOL, (symbol, u) =>
+  ASCII_LETTER[u] === 1 && FLAGGED[u] === 0 ? symbol : NOT_PLAIN,
+);
+/** What `betweenWords` does with an ASCII unit; KIND_OTHER leaves it to the general path. */
+const KIND_OTHER = 0;
+const KIND_LETTER = 1;
+const KIND_SPACE = 2;
+const KIND_NEWLINE = 3;
+const KIND_LINE_BREAK = 4;
+const KIND_SEPARATOR = 5;
+const KIND_PUNCTUATION = 6;
+const KIND_DIGIT = 7;
+const ASCII_KIND = Uint8Array.from(PLAIN_LETTER, (letter, u) => {
+  if (letter !== NOT_PLAIN) return KIND_LETTER;
+  if (u >= 0x30 && u <= 0x39) return KIND_DIGIT;
+  if (ASCII_SYMBOL[u] !== BOUNDARY) return KIND_OTHER; // leetspeak
+  if (u === 0x20 || u === 0x09) return KIND_SPACE;
+  if (u === 0x0a) return KIND_NEWLINE;
+  if (u >= 0x0b && u <= 0x0d) return KIND_LINE_BREAK;
+  return isLetterSeparator(u) ? KIND_SEPARATOR : KIND_PUNCTUATION;
+});
+/** The answer for text that takes the full path: nothing else is read. */
+const FULL: Prefilter = {
+  full: true,
+  windows: Object.freeze([]),
+  question: false,
+  tags: false,
+  controls: false,
+  encoded: false,
+};
 
 /** Gap before a word, for spelled-out letters: what normalise.ts would turn it into. */
 const GAP_NONE = 0;
@@ -257,12 +297,42 @@ function isLetterSeparator(u: number): boolean {
   return u === 0x2e || u === 0x2d || u === 0x5f || u === 0x2a;
 }
 
-/** State of one scan; a class so that the hot loop touches fields, not closure slots. */
+/**
+ * Per line, shared by all scans (one runs at a time): which clauses have a key (stamped with the
+ * line's stamp), and for each pattern how many of its clauses do.
+ */
+const CLAUSE_STAMP = new Int32Array(AUTOMATON.clausePattern.length);
+const CLAUSE_PATTERN = Int32Array.from(AUTOMATON.clausePattern);
+const PATTERN_STAMP = new Int32Array(AUTOMATON.patternClauses.length);
+const PATTERN_HELD = new Int32Array(AUTOMATON.patternClauses.length);
+const PATTERN_SIZE = Int32Array.from(AUTOMATON.patternClauses, (clauses) => clauses.length);
+const PATTERN_BIT = Int32Array.from(AUTOMATON.patternBit);
+let lastStamp = 0;
+
+/** A stamp no clause holds yet: every line of every scan gets its own. */
+function freshStamp(): number {
+  if (lastStamp === 0x7fffffff) {
+    CLAUSE_STAMP.fill(0);
+    PATTERN_STAMP.fill(0);
+    lastStamp = 0;
+  }
+  return ++lastStamp;
+}
+
+/**
+ * State of one scan; a class so that the hot loop touches fields, not closure slots. Most
+ * characters take one of two tight loops (`run`: more letters of a word; `betweenWords`: spaces,
+ * punctuation, line ends, numbers and the first letter of a word), which keep their counters in
+ * locals and leave the rest (leetspeak, flag letters, non-ASCII) to `letter`, `nonLetter` and
+ * `wide`, which read one character at a time with every counter up to date.
+ */
 class Scan {
-  readonly clauseStamp = new Int32Array(AUTOMATON.clausePattern.length);
-  readonly touched: number[] = [];
+  /** Bits of the patterns all of whose clauses hold in this line. */
+  mask = 0;
   readonly windows: { start: number; end: number; mask: number }[] = [];
-  stamp = 1;
+  stamp = freshStamp();
+  /** Bits (FLAG_BIT) of the flag characters already marked in this line. */
+  flagsSeen = 0;
   state = 0;
   lastSymbol = -1;
   question = false;
@@ -282,31 +352,46 @@ class Scan {
   // Overlong runs without a space that hold letters, where a unit could be cut inside a word.
   sinceSpace = 0;
   runHasLetters = false;
-  runLength = 0;
+  /** Start of the current base64/hex-shaped run; length of the current binary run. */
+  runStart = 0;
   binaryLength = 0;
   // Leetspeak digits read as letters only in words with a letter, as normalise.ts reads them.
   readonly pending: number[] = [];
   pendingLength = 0;
   wordHasLetter = false;
 
-  mark(clauses: readonly number[]): void {
-    for (const c of clauses) {
-      if (this.clauseStamp[c] !== this.stamp) {
-        this.clauseStamp[c] = this.stamp;
-        this.touched.push(c);
-      }
+  /** Clause `c` has a key in this line. */
+  hold(c: number): void {
+    const stamp = this.stamp;
+    if (CLAUSE_STAMP[c] === stamp) return;
+    CLAUSE_STAMP[c] = stamp;
+    const pattern = CLAUSE_PATTERN[c] ?? 0;
+    if (PATTERN_STAMP[pattern] !== stamp) {
+      PATTERN_STAMP[pattern] = stamp;
+      PATTERN_HELD[pattern] = 0;
     }
+    const held = (PATTERN_HELD[pattern] ?? 0) + 1;
+    PATTERN_HELD[pattern] = held;
+    if (held === PATTERN_SIZE[pattern]) this.mask |= PATTERN_BIT[pattern] ?? 0;
+  }
+
+  mark(clauses: readonly number[]): void {
+    for (const c of clauses) this.hold(c);
+  }
+
+  /** A flag key's character: its clauses are marked once per line. */
+  flag(u: number): void {
+    const bit = FLAG_BIT[u] ?? 0;
+    if ((this.flagsSeen & bit) !== 0) return;
+    this.flagsSeen |= bit;
+    this.mark(AUTOMATON.flagClauses[u] ?? []);
   }
 
   collect(): void {
     const a = AUTOMATON;
     const end = a.outStart[this.state + 1] ?? 0;
     for (let k = a.outStart[this.state] ?? 0; k < end; k++) {
-      const c = a.outClauses[k] ?? 0;
-      if (this.clauseStamp[c] !== this.stamp) {
-        this.clauseStamp[c] = this.stamp;
-        this.touched.push(c);
-      }
+      this.hold(a.outClauses[k] ?? 0);
     }
   }
 
@@ -345,7 +430,7 @@ class Scan {
       this.gap = this.gap === GAP_NONE && isLetterSeparator(u) ? GAP_SEPARATOR : GAP_BROKEN;
       if (++this.sinceSpace >= LONG_RUN && this.runHasLetters) this.full = true;
     }
-    if (u < 0x80 && FLAGGED[u] === 1) this.mark(AUTOMATON.flagClauses[u] ?? []);
+    if (u < 0x80 && FLAGGED[u] === 1) this.flag(u);
     this.boundary();
   }
 
@@ -361,7 +446,7 @@ class Scan {
     if (ASCII_LETTER[u] !== 1) this.wordReal = false;
     if (++this.sinceSpace >= LONG_RUN && this.runHasLetters) this.full = true;
     this.runHasLetters = true;
-    if (FLAGGED[u] === 1) this.mark(AUTOMATON.flagClauses[u] ?? []);
+    if (FLAGGED[u] === 1) this.flag(u);
     if (ASCII_LETTER[u] === 1) {
       for (let k = 0; k < this.pendingLength; k++) this.step(this.pending[k] ?? BOUNDARY);
       this.pendingLength = 0;
@@ -384,18 +469,8 @@ class Scan {
   }
 
   endLine(end: number): void {
-    const a = AUTOMATON;
     this.boundary();
-    let mask = 0;
-    for (const c of this.touched) {
-      const pattern = a.clausePattern[c] ?? 0;
-      const bit = a.patternBit[pattern] ?? 0;
-      if ((mask & bit) !== 0) continue;
-      let all = true;
-      for (const other of a.patternClauses[pattern] ?? [])
-        if (this.clauseStamp[other] !== this.stamp) all = false;
-      if (all) mask |= bit;
-    }
+    const mask = this.mask;
     if ((mask & QUESTION_BIT) !== 0) this.question = true;
     const families = mask & ~QUESTION_BIT;
     if (families !== 0) {
@@ -407,8 +482,9 @@ class Scan {
         this.windows.push({ start: this.lineStart, end, mask: families });
       }
     }
-    this.stamp++;
-    this.touched.length = 0;
+    this.stamp = freshStamp();
+    this.flagsSeen = 0;
+    this.mask = 0;
     this.state = 0;
     this.lastSymbol = -1;
     this.boundary();
@@ -437,37 +513,194 @@ class Scan {
     return width;
   }
 
-  run(text: string): Prefilter {
-    const goto = AUTOMATON.goto;
-    this.boundary();
-    let i = 0;
-    while (i < text.length && !this.full) {
+  /**
+   * Base64/hex and binary runs, checked where a run can end: every character of a run that is
+   * not a plain letter passes here, and a run of plain letters ends at one that does (or at the
+   * end of the text, see `run`).
+   */
+  runs(text: string, i: number, u: number): void {
+    const run = u < 0x80 ? (ASCII_RUN[u] ?? 0) : 0;
+    if (run === 0) {
+      if (i - this.runStart >= MIN_BASE64_RUN) this.encoded = true;
+      this.runStart = i + 1;
+      return;
+    }
+    if (run === 2) {
+      const previous = i > 0 ? text.charCodeAt(i - 1) : 0;
+      this.binaryLength = previous === 0x30 || previous === 0x31 ? this.binaryLength + 1 : 1;
+      if (this.binaryLength >= MIN_BINARY_RUN) this.encoded = true;
+    }
+  }
+
+  /**
+   * Outside a word (the stream at a boundary, nothing pending): plain ASCII non-letters, whose
+   * only effects are the gap, the space run, flag keys and line ends, and the first plain letter
+   * of the next word. Returns where it stopped: past that letter, or at a character for `run`.
+   */
+  betweenWords(text: string, from: number): number {
+    const length = text.length;
+    let gap = this.gap;
+    let sinceSpace = this.sinceSpace;
+    let runHasLetters = this.runHasLetters;
+    let i = from;
+    while (i < length) {
       const u = text.charCodeAt(i);
-      if (u >= 0x80) {
-        this.runLength = 0;
-        this.binaryLength = 0;
-        i += this.wide(text, i);
+      const kind = u < 0x80 ? (ASCII_KIND[u] ?? KIND_OTHER) : KIND_OTHER;
+      if (kind === KIND_LETTER) {
+        // letter(), for the first letter of a word with nothing pending.
+        this.inWord = true;
+        this.wordLength = 1;
+        this.wordReal = true;
+        this.gapBefore = gap;
+        if (++sinceSpace >= LONG_RUN && runHasLetters) this.full = true;
+        runHasLetters = true;
+        this.wordHasLetter = true;
+        this.step(PLAIN_LETTER[u] ?? 0);
+        i++;
+        break;
+      }
+      if (kind === KIND_DIGIT) {
+        const end = this.number(text, i, gap, sinceSpace, runHasLetters);
+        if (end === i) break;
+        gap = this.gap;
+        sinceSpace = this.sinceSpace;
+        runHasLetters = this.runHasLetters;
+        i = end;
+        if (this.inWord) break; // the word of digits ends at the next character, in `run`
         continue;
       }
-      const run = ASCII_RUN[u] ?? 0;
-      if (run === 0) {
-        this.runLength = 0;
-        this.binaryLength = 0;
+      if (kind === KIND_OTHER) break;
+      if (kind === KIND_SPACE) {
+        if (gap === GAP_NONE) gap = GAP_SPACE;
+        else if (gap === GAP_SEPARATOR) gap = GAP_BROKEN;
+        sinceSpace = 0;
+        runHasLetters = false;
+      } else if (kind === KIND_LINE_BREAK || kind === KIND_NEWLINE) {
+        gap = GAP_BROKEN;
+        sinceSpace = 0;
+        runHasLetters = false;
       } else {
-        if (++this.runLength >= MIN_BASE64_RUN) this.encoded = true;
-        this.binaryLength = run === 2 ? this.binaryLength + 1 : 0;
-        if (this.binaryLength >= MIN_BINARY_RUN) this.encoded = true;
+        gap = gap === GAP_NONE && kind === KIND_SEPARATOR ? GAP_SEPARATOR : GAP_BROKEN;
+        if (++sinceSpace >= LONG_RUN && runHasLetters) this.full = true;
       }
+      if (ASCII_RUN[u] === 0) {
+        if (i - this.runStart >= MIN_BASE64_RUN) this.encoded = true;
+        this.runStart = i + 1;
+      }
+      if (FLAGGED[u] === 1) this.flag(u);
+      if (kind === KIND_NEWLINE) {
+        this.endLine(i);
+        this.lineStart = i + 1;
+      }
+      i++;
+    }
+    this.gap = gap;
+    this.sinceSpace = sinceSpace;
+    this.runHasLetters = runHasLetters;
+    return i;
+  }
+
+  /**
+   * A run of ASCII digits at `from`, outside a word, that a space or punctuation follows: leetspeak
+   * digits there never reach the stream (no letter joins them), so the run only moves the
+   * counters. Sets them as letter() and nonLetter() would, digit by digit, and returns the end
+   * of the run; returns `from` (nothing done) when a letter, `$`, `@` or a non-ASCII character
+   * follows, for `run` to read digit by digit.
+   */
+  number(text: string, from: number, gap: number, sinceSpace: number, runHasLetters: boolean): number {
+    let end = from;
+    while (end < text.length && (ASCII_KIND[text.charCodeAt(end)] ?? KIND_OTHER) === KIND_DIGIT) end++;
+    if (end >= text.length) return from;
+    const next = text.charCodeAt(end);
+    if (next >= 0x80 || ASCII_SYMBOL[next] !== BOUNDARY) return from;
+    let firstLeet = -1;
+    /** Last non-leetspeak digit; `from - 1` while there is none. */
+    let lastPlain = from - 1;
+    let binary = this.binaryLength;
+    for (let k = from; k < end; k++) {
+      const u = text.charCodeAt(k);
+      if (ASCII_SYMBOL[u] !== BOUNDARY) {
+        if (firstLeet < 0) firstLeet = k;
+      } else {
+        lastPlain = k;
+      }
+      if (u === 0x30 || u === 0x31) {
+        const previous = k > 0 ? text.charCodeAt(k - 1) : 0;
+        binary = previous === 0x30 || previous === 0x31 ? binary + 1 : 1;
+        if (binary >= MIN_BINARY_RUN) this.encoded = true;
+      }
+    }
+    this.binaryLength = binary;
+    const length = end - from;
+    // The space run: checked at the last digit, the one that counts most.
+    if (sinceSpace + length >= LONG_RUN && (runHasLetters || (firstLeet >= 0 && firstLeet < end - 1)))
+      this.full = true;
+    this.sinceSpace = sinceSpace + length;
+    this.runHasLetters = runHasLetters || firstLeet >= 0;
+    // A word of leetspeak digits ended before the last non-leet digit: not a lone letter.
+    if (firstLeet >= 0 && firstLeet < lastPlain) {
+      this.loneRun = 0;
+      this.previousLone = false;
+    }
+    if (lastPlain >= from) gap = GAP_BROKEN;
+    this.gap = gap;
+    if (lastPlain < end - 1) {
+      // Ends inside a word of leetspeak digits, pending until the next character ends it.
+      this.inWord = true;
+      this.wordLength = end - 1 - lastPlain;
+      this.wordReal = false;
+      this.gapBefore = gap;
+      // Its digits would be pending; the character after the run drops them, so none are kept.
+      this.pendingLength = 0;
+    }
+    return end;
+  }
+
+  run(text: string): Prefilter {
+    const goto = AUTOMATON.goto;
+    const length = text.length;
+    this.boundary();
+    let i = 0;
+    while (i < length && !this.full) {
+      if (this.wordHasLetter) {
+        // The common case: more plain letters of a word that already has one. Only the
+        // automaton runs per letter; the counters they would bump are caught up after.
+        let state = this.state;
+        const from = i;
+        while (i < length) {
+          const u = text.charCodeAt(i);
+          const symbol = u < 0x80 ? (PLAIN_LETTER[u] ?? NOT_PLAIN) : NOT_PLAIN;
+          if (symbol === NOT_PLAIN) break;
+          state = goto[state * SYMBOLS + symbol] ?? 0;
+          if (HAS_OUTPUT[state] === 1) {
+            this.state = state;
+            this.collect();
+          }
+          i++;
+        }
+        this.state = state;
+        if (i > from) {
+          this.wordLength += i - from;
+          this.sinceSpace += i - from;
+          if (this.sinceSpace >= LONG_RUN) this.full = true;
+        }
+        if (i >= length) break;
+      } else if (!this.inWord) {
+        i = this.betweenWords(text, i);
+        if (i >= length || this.full) break;
+        if (this.wordHasLetter) continue;
+      }
+      const u = text.charCodeAt(i);
+      if (u >= 0x80) {
+        this.runs(text, i, u);
+        const width = this.wide(text, i);
+        this.runStart = i + width;
+        i += width;
+        continue;
+      }
+      this.runs(text, i, u);
       const symbol = ASCII_SYMBOL[u] ?? BOUNDARY;
-      if (symbol !== BOUNDARY && this.wordHasLetter && ASCII_LETTER[u] === 1 && FLAGGED[u] === 0) {
-        // The common case, inlined: another letter of a word that already has one.
-        this.wordLength++;
-        if (++this.sinceSpace >= LONG_RUN) this.full = true;
-        const next = goto[this.state * SYMBOLS + symbol] ?? 0;
-        this.state = next;
-        this.lastSymbol = symbol;
-        if (HAS_OUTPUT[next] === 1) this.collect();
-      } else if (symbol !== BOUNDARY) {
+      if (symbol !== BOUNDARY) {
         this.letter(u, symbol);
       } else {
         this.nonLetter(u);
@@ -478,10 +711,17 @@ class Scan {
       }
       i++;
     }
+    return this.finish(length);
+  }
+
+  /** Closes the last run, word and line; kept out of `run` so that its hot loops stay lean. */
+  finish(length: number): Prefilter {
     if (this.inWord) this.endWord();
-    this.endLine(text.length);
-    const { full, windows, question, tags, controls, encoded } = this;
-    return { full, windows, question, tags, controls, encoded };
+    if (this.full) return FULL;
+    if (length - this.runStart >= MIN_BASE64_RUN) this.encoded = true;
+    this.endLine(length);
+    const { windows, question, tags, controls, encoded } = this;
+    return { full: false, windows, question, tags, controls, encoded };
   }
 }
 

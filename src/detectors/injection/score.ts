@@ -236,12 +236,29 @@ function assessMarked(text: string, cls: ChannelClass, pre: Prefilter): ByHarm {
   return byHarm;
 }
 
+/** The prefilter found nothing any step could read: no line, question or hidden text. */
+function nothingMarked(pre: Prefilter, cls: ChannelClass): boolean {
+  return (
+    !pre.full &&
+    pre.windows.length === 0 &&
+    !(pre.question && STRAY_QUESTION_WEIGHT[cls] > 0) &&
+    !pre.tags &&
+    !pre.controls &&
+    !pre.encoded
+  );
+}
+
 /**
  * Scores one text for the given channel class; linear in its length. `usePrefilter: false`
  * reads every line whatever the prefilter says: the same result, slower; the tests compare both.
  */
 export function assess(text: string, cls: ChannelClass, usePrefilter = true): Assessment {
   const pre = usePrefilter ? prefilter(text) : undefined;
+  if (pre && nothingMarked(pre, cls)) {
+    // What the steps below come to when nothing was marked, without building them.
+    const none = combine([]);
+    return { injection: none, jailbreak: combine([]), overall: noisyOr([none.score, none.score]) };
+  }
   const byHarm = !pre || pre.full ? assessPlain(text, cls) : assessMarked(text, cls, pre);
   const evasive = [...byHarm.injection, ...byHarm.jailbreak].find((c) => c.hidden && c.weight >= 0.3);
   if (evasive) {

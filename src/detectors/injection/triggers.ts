@@ -295,12 +295,22 @@ export const FAMILY_TRIGGERS: Readonly<Record<string, readonly Trigger[]>> = {
     [x([" execute", " run"], [" the following ", " this ", " these "]), [" command", " payload"]],
   ],
   delimiter: [
-    [["%<"], ["%|"]],
+    // The words of each alternation as they follow `<|`, `<`, `</` or `[`: `function_call` and
+    // `tool_result` rather than `function` and `tool`, which every line of typed code holds.
+    [
+      ["%<"],
+      ["%|"],
+      [" im ", " endoftext ", " system ", " user ", " assistant ", " eot ", " start ", " end ", " begin ", " fim "],
+    ],
     [
       ["%<"],
       [
-        " tool ",
-        " function ",
+        " tool result",
+        " tool output",
+        " tool response",
+        " tool call",
+        " function result",
+        " function call",
         " system",
         " sys ",
         " instruction",
