@@ -113,7 +113,7 @@ export function findMaliciousCommands(segment: SegmentView): Detection[] {
 
 export const commandsDetector: Detector = {
   name: "commands",
-  version: "1",
+  version: "2",
   categories: [MALICIOUS_COMMAND],
   channels: [Channel.TOOL_CALL_ARGUMENTS, Channel.PROSE],
   detect(segment) {

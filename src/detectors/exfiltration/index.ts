@@ -20,7 +20,7 @@ export const exfiltrationPatterns: readonly RegExp[] = uploadPatterns;
 
 export const exfiltrationDetector: Detector = {
   name: "exfiltration",
-  version: "1",
+  version: "2",
   categories: [DATA_EXFILTRATION],
   channels: [Channel.TOOL_CALL_ARGUMENTS, Channel.PROSE],
   detect(segment) {

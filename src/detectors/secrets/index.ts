@@ -81,7 +81,7 @@ export function findSecrets(text: string): Detection[] {
 
 export const secretsDetector: Detector = {
   name: "secrets",
-  version: "1",
+  version: "2",
   categories: ["security.secret_leak.*"],
   detect(segment) {
     return findSecrets(segment.text);
