@@ -14,6 +14,7 @@ import {
   sigmoid,
 } from "../src/detectors/injection/features.js";
 import { normalise } from "../src/detectors/injection/normalise.js";
+import { seededUniform } from "../bench/corpus/random.js";
 
 /**
  * Trains the injection classifier (src/detectors/injection/model.json) on public corpora nobody
@@ -66,17 +67,8 @@ function isTrainingId(corpus: string, id: string): boolean {
   return fnv1a(`${corpus}:${splitKey(id)}`) % 2 === 0;
 }
 
-/** Deterministic PRNG (mulberry32). */
-function random(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+/** Deterministic PRNG (the corpus generator's mulberry32). */
+const random = seededUniform;
 
 async function load(root: string): Promise<Example[]> {
   const sources: { corpus: Corpus; negativesOnly: boolean }[] = [

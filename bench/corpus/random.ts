@@ -56,3 +56,12 @@ export class Random {
 export const UPPER_DIGITS = "ABCDEFGHIJKLMNOPQRSTUVWXYZ234567";
 export const ALNUM = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789";
 export const HEX = "0123456789abcdef";
+
+/**
+ * The same generator as a plain function, for callers that only draw uniform numbers in [0, 1)
+ * (seeded test cases, the classifier's training shuffle): one mulberry32 in the codebase.
+ */
+export function seededUniform(seed: number): () => number {
+  const random = new Random(seed);
+  return () => random.next();
+}

@@ -11,6 +11,7 @@ import { validateVerdict } from "../../src/contract/validate.js";
 import type { EventRecord } from "../../src/store/records.js";
 import { createReassembler, HeadRelease, type SseFrame, SseParser, type StreamProtocol } from "../../src/stream/index.js";
 import { chatRequestEvent, get, post, type RunningGuard, startGuard } from "../helpers/guard-server.js";
+import { seededUniform } from "../../bench/corpus/random.js";
 
 /**
  * Many concurrent streamed evaluates against one Guard (issue 9, hardening). Real wire samples
@@ -38,17 +39,8 @@ const STREAMS = 240;
 const INTEGRATION = "concurrent-burst";
 const WIRE = join(import.meta.dirname, "../fixtures/wire");
 
-/** mulberry32: small, seeded, good enough to pick cases. */
-function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+/** Seeded, so a failing case is reproducible from its seed. */
+const rng = seededUniform;
 
 const random = rng(SEED);
 const pick = <T>(items: readonly T[]): T => items[Math.floor(random() * items.length)] as T;

@@ -10,6 +10,7 @@ import { parseConfig } from "../../src/config/load.js";
 import { SecretBox } from "../../src/crypto/secret-box.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { chatRequestEvent, post, type RunningGuard, startGuard } from "../helpers/guard-server.js";
+import { seededUniform } from "../../bench/corpus/random.js";
 
 /**
  * Hostile bodies for /v1/evaluate and /v1/heartbeat (issue 9, hardening): a seeded generator,
@@ -32,17 +33,8 @@ const SEED = 0x9e3779b9;
 const GENERATED = 300;
 const POLLUTION_KEYS = ["__proto__", "constructor", "prototype"] as const;
 
-/** mulberry32: small, seeded, good enough to pick cases. */
-function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+/** Seeded, so a failing case is reproducible from its seed. */
+const rng = seededUniform;
 
 interface HostileCase {
   readonly name: string;

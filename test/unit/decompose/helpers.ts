@@ -3,6 +3,7 @@ import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { expect } from "vitest";
 import type { DecomposeResponse } from "../../../gen/guard/v1/decompose_pb.js";
+import { seededUniform } from "../../../bench/corpus/random.js";
 
 /** Wire samples copied into the repository (test/fixtures/wire), never read from outside it. */
 export const WIRE = join(dirname(fileURLToPath(import.meta.url)), "..", "..", "fixtures", "wire");
@@ -88,17 +89,8 @@ export function expectConsistent(payload: unknown, response: DecomposeResponse):
     expect(resolvePath(payload, path).found, `unjudged ${path}`).toBe(true);
 }
 
-/** Deterministic PRNG (mulberry32): generated cases are reproducible from their seed. */
-export function prng(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+/** Deterministic PRNG: generated cases are reproducible from their seed. */
+export const prng = seededUniform;
 
 /** Nests `leaf` `depth` levels deep in arrays, without recursion. */
 export function deepArray(depth: number, leaf: unknown = "x"): unknown {
