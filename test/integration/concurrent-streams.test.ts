@@ -12,6 +12,7 @@ import type { EventRecord } from "../../src/store/records.js";
 import { createReassembler, HeadRelease, type SseFrame, SseParser, type StreamProtocol } from "../../src/stream/index.js";
 import { chatRequestEvent, get, post, type RunningGuard, startGuard } from "../helpers/guard-server.js";
 import { seededUniform } from "../../bench/corpus/random.js";
+import { sleep, waitFor } from "../helpers/wait.js";
 
 /**
  * Many concurrent streamed evaluates against one Guard (issue 9, hardening). Real wire samples
@@ -296,17 +297,7 @@ function streamHeaders(p: Plan): Record<string, string> {
 
 const KEEPALIVE = ": keepalive\n\n";
 const withoutKeepalives = (text: string) => text.split(KEEPALIVE).join("");
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-/** Polls `check` until it holds or `timeoutMs` passes; answers whether it held. */
-async function until(check: () => boolean | Promise<boolean>, timeoutMs: number, everyMs = 20): Promise<boolean> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    if (await check()) return true;
-    if (Date.now() > deadline) return false;
-    await sleep(everyMs);
-  }
-}
 
 /**
  * One client. `upload` aborts leave after writing only some pieces (the body never ends);
@@ -489,7 +480,7 @@ describe("many concurrent streams (issue 9)", () => {
     guard.app.bridge.server.off("connection", track);
 
     const expectedEvents = outcomes.filter((o) => o.uploaded).length;
-    await until(async () => (await guard?.app.store.countEvents({ integration: INTEGRATION })) === expectedEvents, 15_000, 100);
+    await waitFor(async () => (await guard?.app.store.countEvents({ integration: INTEGRATION })) === expectedEvents, 15_000, 100);
     recorded = (await guard.app.store.queryEvents({ integration: INTEGRATION, limit: STREAMS * 2 })) ?? [];
   });
 
@@ -592,9 +583,9 @@ describe("many concurrent streams (issue 9)", () => {
 
   it("leaves no connection or timer behind, and closes within a bound", async () => {
     // The burst's connections are gone (aborted ones included) and no keepalive or judge timer is left running.
-    expect(await until(() => burstSockets.size === 0, 10_000)).toBe(true);
+    expect(await waitFor(() => burstSockets.size === 0, 10_000)).toBe(true);
     process.stdout.write(`concurrent-streams: timers before ${timersBefore}, now ${timers()}, connections ${await connections()}\n`);
-    expect(await until(() => timers() <= timersBefore, 10_000)).toBe(true);
+    expect(await waitFor(() => timers() <= timersBefore, 10_000)).toBe(true);
     const started = performance.now();
     stopped = true;
     await guard?.stop();

@@ -2,7 +2,6 @@ import { randomBytes } from "node:crypto";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type App, createApp } from "../../src/app.js";
 import { hashKey } from "../../src/auth/keys.js";
@@ -12,7 +11,9 @@ import { PostgresStore } from "../../src/store/postgres/postgres-store.js";
 import type { EventRecord } from "../../src/store/records.js";
 import { chatRequestEvent } from "../helpers/guard-server.js";
 import { postgresReachable, requireOrSkip, TEST_DATABASE_URL } from "../helpers/servers.js";
+import { queryDatabase, TestDatabases } from "../helpers/databases.js";
 import { startTcpProxy, type TcpProxy } from "../helpers/tcp-proxy.js";
+import { sleep, waitFor } from "../helpers/wait.js";
 
 /**
  * Issue 9, faults: the database goes away in the middle of a load. Guard reaches PostgreSQL
@@ -44,32 +45,9 @@ orgs:
 `;
 const AGENTS = ["agent-a", "agent-b", "agent-c", "agent-d"];
 
-const created: string[] = [];
+const databases = new TestDatabases("guard_faults", ADMIN_URL);
 // At file level: the databases of every describe block are dropped after all of them ran.
-afterAll(async () => {
-  for (const name of created)
-    await admin(ADMIN_URL, (c) => c.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`));
-});
-
-async function admin<T>(url: string, work: (client: pg.Client) => Promise<T>): Promise<T> {
-  const client = new pg.Client({ connectionString: url });
-  await client.connect();
-  try {
-    return await work(client);
-  } finally {
-    await client.end();
-  }
-}
-
-/** A new empty database; its URL, direct (not through the proxy). */
-async function freshDatabase(): Promise<string> {
-  const name = `guard_faults_${randomBytes(6).toString("hex")}`;
-  await admin(ADMIN_URL, (c) => c.query(`CREATE DATABASE ${name}`));
-  created.push(name);
-  const url = new URL(ADMIN_URL);
-  url.pathname = `/${name}`;
-  return url.toString();
-}
+afterAll(() => databases.dropAll());
 
 /** The same database reached through the proxy. */
 function viaProxy(url: string, proxy: TcpProxy): string {
@@ -79,17 +57,6 @@ function viaProxy(url: string, proxy: TcpProxy): string {
   return proxied.toString();
 }
 
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
-/** Polls `check` until it holds or `ms` pass; returns whether it held. No fixed sleeps in assertions. */
-async function waitFor(check: () => boolean | Promise<boolean>, ms: number, everyMs = 50): Promise<boolean> {
-  const deadline = Date.now() + ms;
-  while (Date.now() < deadline) {
-    if (await check()) return true;
-    await sleep(everyMs);
-  }
-  return check();
-}
 
 interface Answer {
   readonly phase: string;
@@ -141,16 +108,13 @@ function driveLoad(base: string, workers: number, phase: () => string) {
 }
 
 async function eventIds(url: string): Promise<{ ids: string[]; distinct: number }> {
-  return admin(url, async (c) => {
-    const rows = (await c.query<{ event_id: string }>("SELECT event_id FROM events")).rows;
-    return { ids: rows.map((r) => r.event_id), distinct: new Set(rows.map((r) => r.event_id)).size };
-  });
+  const ids = (await queryDatabase<{ event_id: string }>(url, "SELECT event_id FROM events")).map((r) => r.event_id);
+  return { ids, distinct: new Set(ids).size };
 }
 
 async function countEvents(url: string): Promise<number> {
-  return admin(url, async (c) =>
-    Number((await c.query<{ n: string }>("SELECT count(*) AS n FROM events")).rows[0]?.n),
-  );
+  const rows = await queryDatabase<{ n: string }>(url, "SELECT count(*) AS n FROM events");
+  return Number(rows[0]?.n);
 }
 
 describe.skipIf(!up)("faults: PostgreSQL goes away under load", () => {
@@ -170,7 +134,7 @@ describe.skipIf(!up)("faults: PostgreSQL goes away under load", () => {
   let base: string;
 
   beforeAll(async () => {
-    direct = await freshDatabase();
+    direct = await databases.fresh();
     const target = new URL(ADMIN_URL);
     proxy = await startTcpProxy(target.hostname || "127.0.0.1", Number(target.port || 5432));
     proxies.push(proxy);
@@ -283,10 +247,8 @@ describe.skipIf(!up)("faults: PostgreSQL goes away under load", () => {
       });
       expect(unacknowledged).toBeGreaterThan(0);
       // The provisional placement reached the database once it was back.
-      const placed = await admin(direct, (c) =>
-        c.query<{ workspace: string }>("SELECT workspace FROM agents WHERE agent_id = 'agent-new'"),
-      );
-      expect(placed.rows).toEqual([{ workspace: "prod" }]);
+      const placed = await queryDatabase(direct, "SELECT workspace FROM agents WHERE agent_id = 'agent-new'");
+      expect(placed).toEqual([{ workspace: "prod" }]);
     } finally {
       await load.stop();
       proxy.restore();
@@ -296,7 +258,7 @@ describe.skipIf(!up)("faults: PostgreSQL goes away under load", () => {
 
 describe.skipIf(!up)("faults: PostgreSQL stops answering (a black hole) under the write-behind", () => {
   it("times a hung write out, retries it once the database answers again, and loses nothing", async () => {
-    const direct = await freshDatabase();
+    const direct = await databases.fresh();
     const target = new URL(ADMIN_URL);
     const proxy = await startTcpProxy(target.hostname || "127.0.0.1", Number(target.port || 5432));
     const store = await PostgresStore.open(viaProxy(direct, proxy), {

@@ -11,6 +11,7 @@ import { SecretBox } from "../../src/crypto/secret-box.js";
 import { chatRequestEvent } from "../helpers/guard-server.js";
 import { redisReachable, requireOrSkip, TEST_REDIS_URL } from "../helpers/servers.js";
 import { startTcpProxy, type TcpProxy } from "../helpers/tcp-proxy.js";
+import { sleep, waitFor } from "../helpers/wait.js";
 
 /**
  * Issue 9, faults: Redis goes away under load. Guard reaches Redis through a TCP proxy the test
@@ -47,16 +48,6 @@ const ANSWER_BOUND_MS = 10_000;
  */
 const RECOVERY_BOUND_MS = 4_000;
 
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
-async function waitFor(check: () => boolean | Promise<boolean>, ms: number, everyMs = 50): Promise<boolean> {
-  const deadline = Date.now() + ms;
-  while (Date.now() < deadline) {
-    if (await check()) return true;
-    await sleep(everyMs);
-  }
-  return check();
-}
 
 interface Answer {
   readonly phase: string;

@@ -3,12 +3,13 @@ import { randomBytes } from "node:crypto";
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import pg from "pg";
 import { afterAll, describe, expect, it } from "vitest";
 import { hashKey } from "../../src/auth/keys.js";
 import { chatRequestEvent } from "../helpers/guard-server.js";
 import { postgresReachable, requireOrSkip, TEST_DATABASE_URL } from "../helpers/servers.js";
 import { startTcpProxy } from "../helpers/tcp-proxy.js";
+import { queryDatabase, TestDatabases } from "../helpers/databases.js";
+import { sleep } from "../helpers/wait.js";
 
 /**
  * Issue 9, faults: SIGTERM in the middle of a load loses no accepted event. The real entry point
@@ -48,7 +49,6 @@ const TEST_TIMEOUT_MS = 90_000;
 const START_BOUND_MS = 30_000;
 const EXIT_BOUND_MS = 15_000;
 
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 interface LogLine {
   readonly msg?: string;
@@ -283,8 +283,11 @@ function verify(
 }
 
 const cleanups: (() => Promise<void> | void)[] = [];
+const databases = new TestDatabases("guard_faults_stop", ADMIN_URL);
 afterAll(async () => {
   for (const cleanup of cleanups.reverse()) await cleanup();
+  // After the children are gone: a database still in use is dropped anyway (WITH FORCE).
+  await databases.dropAll();
 });
 
 /** A data folder with the test configuration, removed after the file. */
@@ -317,29 +320,9 @@ describe("faults: SIGTERM under load (embedded store)", () => {
   );
 });
 
-/** Runs `sql` on the admin connection. */
-async function admin<R extends pg.QueryResultRow>(url: string, sql: string): Promise<R[]> {
-  const client = new pg.Client({ connectionString: url });
-  await client.connect();
-  try {
-    return (await client.query<R>(sql)).rows;
-  } finally {
-    await client.end();
-  }
-}
-
-/** A database of its own for one test, dropped after the file; its URL. */
-async function freshDatabase(): Promise<string> {
-  const name = `guard_faults_stop_${randomBytes(6).toString("hex")}`;
-  await admin(ADMIN_URL, `CREATE DATABASE ${name}`);
-  cleanups.push(() => admin(ADMIN_URL, `DROP DATABASE IF EXISTS ${name} WITH (FORCE)`).then(() => undefined));
-  const url = new URL(ADMIN_URL);
-  url.pathname = `/${name}`;
-  return url.toString();
-}
 
 const recordedIn = async (url: string) =>
-  (await admin<{ event_id: string }>(url, "SELECT event_id FROM events")).map((row) => row.event_id);
+  (await queryDatabase<{ event_id: string }>(url, "SELECT event_id FROM events")).map((row) => row.event_id);
 
 /** The service's own gauge of events waiting in its write-behind queue. */
 async function queueDepth(base: string): Promise<number> {
@@ -353,7 +336,7 @@ describe.skipIf(!requireOrSkip("faults-shutdown (postgres)", pgUp ? [] : [`Postg
     it(
       "answers what it took, writes every accepted event to PostgreSQL, and exits 0",
       async () => {
-        const url = await freshDatabase();
+        const url = await databases.fresh();
         const { dataDir, configPath } = prepareDataDir("guard-faults-stop-pg-");
         const guard = await startGuard({
           GUARD_DATA_DIR: dataDir,
@@ -370,7 +353,7 @@ describe.skipIf(!requireOrSkip("faults-shutdown (postgres)", pgUp ? [] : [`Postg
     it(
       "SIGTERM while the database is away: keeps every queued event, writes it when the database returns, then exits 0",
       async () => {
-        const url = await freshDatabase();
+        const url = await databases.fresh();
         const target = new URL(ADMIN_URL);
         const proxy = await startTcpProxy(target.hostname || "127.0.0.1", Number(target.port || 5432));
         cleanups.push(() => proxy.close());

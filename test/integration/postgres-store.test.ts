@@ -2,13 +2,14 @@ import { createHash, randomBytes } from "node:crypto";
 import { cpSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { migrate } from "../../src/store/postgres/migrate.js";
 import { defaultMigrationsDir, readMigrations } from "../../src/store/postgres/migrations.js";
 import { PostgresStore, StoreCloseError } from "../../src/store/postgres/postgres-store.js";
 import type { AgentRecord, EventRecord } from "../../src/store/records.js";
 import { postgresReachable, requireOrSkip, TEST_DATABASE_URL } from "../helpers/servers.js";
+import { queryDatabase, TestDatabases } from "../helpers/databases.js";
+import { sleep } from "../helpers/wait.js";
 
 /**
  * Runs against the machine's PostgreSQL (GUARD_TEST_DATABASE_URL, or the loopback server), each
@@ -18,44 +19,10 @@ import { postgresReachable, requireOrSkip, TEST_DATABASE_URL } from "../helpers/
 const ADMIN_URL = TEST_DATABASE_URL;
 const up = requireOrSkip("postgres-store", (await postgresReachable(ADMIN_URL)) ? [] : [`PostgreSQL at ${ADMIN_URL}`]);
 
-const created: string[] = [];
-
-async function admin<T>(work: (client: pg.Client) => Promise<T>): Promise<T> {
-  const client = new pg.Client({ connectionString: ADMIN_URL });
-  await client.connect();
-  try {
-    return await work(client);
-  } finally {
-    await client.end();
-  }
-}
-
-/** A new empty database for this run; its URL. */
-async function freshDatabase(): Promise<string> {
-  const name = `guard_test_${randomBytes(6).toString("hex")}`;
-  await admin((c) => c.query(`CREATE DATABASE ${name}`));
-  created.push(name);
-  const url = new URL(ADMIN_URL);
-  url.pathname = `/${name}`;
-  return url.toString();
-}
-
-async function query<R extends pg.QueryResultRow>(
-  url: string,
-  text: string,
-  values: unknown[] = [],
-): Promise<R[]> {
-  const client = new pg.Client({ connectionString: url });
-  await client.connect();
-  try {
-    return (await client.query<R>(text, values)).rows;
-  } finally {
-    await client.end();
-  }
-}
+const databases = new TestDatabases("guard_test", ADMIN_URL);
+const query = queryDatabase;
 
 const sha = (body: Buffer) => createHash("sha256").update(body).digest("hex");
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 let seq = 0;
 function event(orgId: string, body: Buffer, overrides: Partial<EventRecord> = {}): EventRecord {
@@ -95,17 +62,17 @@ describe.skipIf(!up)("PostgresStore", () => {
   let store: PostgresStore;
 
   beforeAll(async () => {
-    url = await freshDatabase();
+    url = await databases.fresh();
     store = await PostgresStore.open(url);
   });
 
   afterAll(async () => {
     await store?.close();
-    for (const name of created) await admin((c) => c.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`));
+    await databases.dropAll();
   });
 
   it("migrates once when several replicas open at the same moment, and again finds nothing to do", async () => {
-    const fresh = await freshDatabase();
+    const fresh = await databases.fresh();
     const opened = await Promise.all([PostgresStore.open(fresh), PostgresStore.open(fresh), migrate(fresh)]);
     await Promise.all([opened[0].close(), opened[1].close()]);
     const files = readMigrations();
@@ -120,7 +87,7 @@ describe.skipIf(!up)("PostgresStore", () => {
   });
 
   it("applies a new migration in order and refuses one edited after it was applied", async () => {
-    const fresh = await freshDatabase();
+    const fresh = await databases.fresh();
     const dir = mkdtempSync(join(tmpdir(), "guard-migrations-"));
     try {
       cpSync(defaultMigrationsDir(), dir, { recursive: true });
@@ -309,7 +276,7 @@ describe.skipIf(!up)("PostgresStore", () => {
   });
 
   it("loses nothing across a close: everything accepted is written before close resolves", async () => {
-    const fresh = await freshDatabase();
+    const fresh = await databases.fresh();
     const writer = await PostgresStore.open(fresh, { batchSize: 100, maxQueued: 500 });
     const bodies = Array.from({ length: 50 }, (_, i) => Buffer.from(`{"turn":${i}}`));
     for (let i = 0; i < 3_000; i++) {
