@@ -4,6 +4,8 @@
  * model's answer, so one refused step does not end its session.
  */
 
+import { sseFrame } from "../stream/sse-frame.js";
+
 export type RenderableProtocol = "vendor_a.chat" | "vendor_b.messages" | "vendor_a.responses";
 
 export interface RefusalContext {
@@ -63,8 +65,21 @@ export function refusalDocument(protocol: RenderableProtocol, ctx: RefusalContex
   }
 }
 
-function frame(event: string | undefined, data: unknown): string {
-  return `${event ? `event: ${event}\n` : ""}data: ${typeof data === "string" ? data : JSON.stringify(data)}\n\n`;
+/**
+ * The empty assistant message a vendor_b refusal stream opens with (`message_start`), also used
+ * when a refusal ends a stream whose own message never started.
+ */
+export function refusalMessageShell(ctx: RefusalContext): Record<string, unknown> {
+  return {
+    id: `msg_guard_${ctx.eventId.toLowerCase()}`,
+    type: "message",
+    role: "assistant",
+    model: ctx.model,
+    content: [],
+    stop_reason: null,
+    stop_sequence: null,
+    usage: { input_tokens: 0, output_tokens: 0 },
+  };
 }
 
 /** The same refusal as the SSE frames a streaming client expects (`payload_stream: true`). */
@@ -74,41 +89,31 @@ export function refusalStream(protocol: RenderableProtocol, ctx: RefusalContext)
     case "vendor_a.chat": {
       const base = { id: `chatcmpl-guard-${id}`, object: "chat.completion.chunk", created: ctx.created, model: ctx.model };
       return [
-        frame(undefined, { ...base, choices: [{ index: 0, delta: { role: "assistant", content: "" }, finish_reason: null }] }),
-        frame(undefined, { ...base, choices: [{ index: 0, delta: { content: ctx.notice }, finish_reason: null }] }),
-        frame(undefined, { ...base, choices: [{ index: 0, delta: {}, finish_reason: "stop" }] }),
-        frame(undefined, "[DONE]"),
+        sseFrame(undefined, { ...base, choices: [{ index: 0, delta: { role: "assistant", content: "" }, finish_reason: null }] }),
+        sseFrame(undefined, { ...base, choices: [{ index: 0, delta: { content: ctx.notice }, finish_reason: null }] }),
+        sseFrame(undefined, { ...base, choices: [{ index: 0, delta: {}, finish_reason: "stop" }] }),
+        sseFrame(undefined, "[DONE]"),
       ].join("");
     }
     case "vendor_b.messages": {
-      const message = {
-        id: `msg_guard_${id}`,
-        type: "message",
-        role: "assistant",
-        model: ctx.model,
-        content: [],
-        stop_reason: null,
-        stop_sequence: null,
-        usage: { input_tokens: 0, output_tokens: 0 },
-      };
       return [
-        frame("message_start", { type: "message_start", message }),
-        frame("content_block_start", { type: "content_block_start", index: 0, content_block: { type: "text", text: "" } }),
-        frame("content_block_delta", { type: "content_block_delta", index: 0, delta: { type: "text_delta", text: ctx.notice } }),
-        frame("content_block_stop", { type: "content_block_stop", index: 0 }),
-        frame("message_delta", {
+        sseFrame("message_start", { type: "message_start", message: refusalMessageShell(ctx) }),
+        sseFrame("content_block_start", { type: "content_block_start", index: 0, content_block: { type: "text", text: "" } }),
+        sseFrame("content_block_delta", { type: "content_block_delta", index: 0, delta: { type: "text_delta", text: ctx.notice } }),
+        sseFrame("content_block_stop", { type: "content_block_stop", index: 0 }),
+        sseFrame("message_delta", {
           type: "message_delta",
           delta: { stop_reason: "end_turn", stop_sequence: null },
           usage: { output_tokens: 0 },
         }),
-        frame("message_stop", { type: "message_stop" }),
+        sseFrame("message_stop", { type: "message_stop" }),
       ].join("");
     }
     case "vendor_a.responses": {
       const response = refusalDocument(protocol, ctx);
       return [
-        frame("response.created", { type: "response.created", response: { ...response, status: "in_progress", output: [] } }),
-        frame("response.completed", { type: "response.completed", response }),
+        sseFrame("response.created", { type: "response.created", response: { ...response, status: "in_progress", output: [] } }),
+        sseFrame("response.completed", { type: "response.completed", response }),
       ].join("");
     }
   }

@@ -1,6 +1,7 @@
 import { pathSegments } from "../../payload/json-path.js";
 import { type SseFrame, SseParser, type StreamProtocol } from "../../stream/index.js";
 import { terminated } from "./verdict-line.js";
+import { sseFrame } from "../../stream/sse-frame.js";
 
 /**
  * `drop_calls` carried out on a streamed response (spec 2.7 with 4.1): when the verdict
@@ -42,10 +43,6 @@ function parseRaw(raw: string): Parsed {
     data = undefined;
   }
   return { raw, event: frame?.event, data };
-}
-
-function sseFrame(event: string | undefined, data: unknown): string {
-  return `${event ? `event: ${event}\n` : ""}data: ${JSON.stringify(data)}\n\n`;
 }
 
 /** Stream indices in rank order: the reassembler sorts by index, so a body position is a rank. */

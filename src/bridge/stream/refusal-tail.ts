@@ -1,6 +1,7 @@
-import { type RefusalContext, refusalStream } from "../../payload/refusal.js";
+import { type RefusalContext, refusalMessageShell, refusalStream } from "../../payload/refusal.js";
 import type { ReleaseState, StreamProtocol } from "../../stream/index.js";
 import type { ReleasedView } from "./released-view.js";
+import { sseFrame } from "../../stream/sse-frame.js";
 
 /**
  * How a refused stream ends (spec 4.1), chosen by what already went out:
@@ -31,10 +32,6 @@ export function formFor(state: ReleaseState): RefusalForm {
   }
 }
 
-function frame(event: string | undefined, data: unknown): string {
-  return `${event ? `event: ${event}\n` : ""}data: ${typeof data === "string" ? data : JSON.stringify(data)}\n\n`;
-}
-
 function vendorATail(form: RefusalForm, view: ReleasedView, ctx: RefusalContext): string {
   const base = {
     id: `chatcmpl-guard-${ctx.eventId.toLowerCase()}`,
@@ -44,7 +41,7 @@ function vendorATail(form: RefusalForm, view: ReleasedView, ctx: RefusalContext)
     object: "chat.completion.chunk",
   };
   const chunk = (index: number, delta: Record<string, unknown>, finish: string | null) =>
-    frame(undefined, { ...base, choices: [{ index, delta, logprobs: null, finish_reason: finish }] });
+    sseFrame(undefined, { ...base, choices: [{ index, delta, logprobs: null, finish_reason: finish }] });
   const choices = view.choices.length > 0 ? view.choices : [0];
   const out: string[] = [];
   for (const index of choices) {
@@ -55,51 +52,40 @@ function vendorATail(form: RefusalForm, view: ReleasedView, ctx: RefusalContext)
       out.push(chunk(index, {}, "stop"));
     }
   }
-  out.push(frame(undefined, "[DONE]"));
+  out.push(sseFrame(undefined, "[DONE]"));
   return out.join("");
 }
 
 function vendorBTail(form: RefusalForm, view: ReleasedView, ctx: RefusalContext): string {
   if (form === "hard") {
-    return frame("error", { type: "error", error: { type: "permission_error", message: ctx.notice } });
+    return sseFrame("error", { type: "error", error: { type: "permission_error", message: ctx.notice } });
   }
   const out: string[] = [];
-  if (!view.messageStarted) {
-    const message = {
-      id: `msg_guard_${ctx.eventId.toLowerCase()}`,
-      type: "message",
-      role: "assistant",
-      model: ctx.model,
-      content: [],
-      stop_reason: null,
-      stop_sequence: null,
-      usage: { input_tokens: 0, output_tokens: 0 },
-    };
-    out.push(frame("message_start", { type: "message_start", message }));
-  }
+  if (!view.messageStarted)
+    out.push(sseFrame("message_start", { type: "message_start", message: refusalMessageShell(ctx) }));
   const text = form === "soft" ? `\n\n${ctx.notice}` : ctx.notice;
   let target: number | undefined;
   for (const [index, block] of view.blocks) {
     if (!block.open) continue;
     // A text block still open takes the notice; any other open block is closed first.
     if (block.type === "text") target = index;
-    else out.push(frame("content_block_stop", { type: "content_block_stop", index }));
+    else out.push(sseFrame("content_block_stop", { type: "content_block_stop", index }));
   }
   if (target === undefined) {
     target = view.nextBlockIndex;
     out.push(
-      frame("content_block_start", { type: "content_block_start", index: target, content_block: { type: "text", text: "" } }),
+      sseFrame("content_block_start", { type: "content_block_start", index: target, content_block: { type: "text", text: "" } }),
     );
   }
   out.push(
-    frame("content_block_delta", { type: "content_block_delta", index: target, delta: { type: "text_delta", text } }),
-    frame("content_block_stop", { type: "content_block_stop", index: target }),
-    frame("message_delta", {
+    sseFrame("content_block_delta", { type: "content_block_delta", index: target, delta: { type: "text_delta", text } }),
+    sseFrame("content_block_stop", { type: "content_block_stop", index: target }),
+    sseFrame("message_delta", {
       type: "message_delta",
       delta: { stop_reason: "end_turn", stop_sequence: null },
       usage: { output_tokens: 0 },
     }),
-    frame("message_stop", { type: "message_stop" }),
+    sseFrame("message_stop", { type: "message_stop" }),
   );
   return out.join("");
 }
