@@ -1,5 +1,6 @@
 import type { AgentRecord, SessionRecord, StepRecord, TurnRecord } from "./records.js";
 import type { IndexKind, SessionState, StateWrite } from "./state.js";
+import { KeyedQueue } from "./keyed-queue.js";
 
 /** Bounds of the in-memory state. Each bound evicts the least recently written entries. */
 export interface MemoryStateOptions {
@@ -64,7 +65,7 @@ export class MemorySessionState implements SessionState {
   readonly #agents = new Map<string, AgentRecord>();
   /** `(org, agentId, index, key)` → session id. */
   readonly #bindings = new Map<string, string>();
-  readonly #locks = new Map<string, Promise<void>>();
+  readonly #queue = new KeyedQueue();
   #evictedSessions = 0;
   #evictedSteps = 0;
 
@@ -87,23 +88,8 @@ export class MemorySessionState implements SessionState {
     };
   }
 
-  async exclusive<T>(orgId: string, agentId: string, work: () => Promise<T>): Promise<T> {
-    const key = compose(orgId, agentId);
-    const previous = this.#locks.get(key) ?? Promise.resolve();
-    let release!: () => void;
-    const done = new Promise<void>((resolve) => {
-      release = resolve;
-    });
-    const tail = previous.then(() => done);
-    this.#locks.set(key, tail);
-    await previous;
-    try {
-      return await work();
-    } finally {
-      release();
-      // Drop the chain once nobody queued behind us, so idle agents cost no memory.
-      if (this.#locks.get(key) === tail) this.#locks.delete(key);
-    }
+  exclusive<T>(orgId: string, agentId: string, work: () => Promise<T>): Promise<T> {
+    return this.#queue.run(compose(orgId, agentId), work);
   }
 
   async getAgent(orgId: string, agentId: string): Promise<AgentRecord | undefined> {

@@ -2,6 +2,7 @@ import { createHash, randomUUID } from "node:crypto";
 import { RedisConnection, redactUrl } from "../redis/connection.js";
 import type { AgentRecord, SessionRecord, StepRecord, TurnRecord } from "./records.js";
 import type { IndexKind, SessionState, StateWrite } from "./state.js";
+import { KeyedQueue } from "./keyed-queue.js";
 
 /** Tuning of the Redis-backed session state. Times are milliseconds. */
 export interface RedisSessionStateOptions {
@@ -217,7 +218,7 @@ export class RedisSessionState implements SessionState {
   readonly #commandTimeoutMs: number;
   readonly #leaseMs: number;
   readonly #waitMs: number;
-  readonly #localLocks = new Map<string, Promise<void>>();
+  readonly #localQueue = new KeyedQueue();
   /** Locks that may still hold our token after a failed call: lock key -> token, time taken. */
   readonly #unreleased = new Map<string, { token: string; at: number }>();
   #commands = 0;
@@ -286,30 +287,22 @@ export class RedisSessionState implements SessionState {
 
   async exclusive<T>(orgId: string, agentId: string, work: () => Promise<T>): Promise<T> {
     const deadline = Date.now() + this.#waitMs;
-    const local = `${enc(orgId)}:${enc(agentId)}`;
-    const previous = this.#localLocks.get(local) ?? Promise.resolve();
-    let release!: () => void;
-    const done = new Promise<void>((resolve) => {
-      release = resolve;
-    });
-    const tail = previous.then(() => done);
-    this.#localLocks.set(local, tail);
-    try {
-      await raceDeadline(previous, deadline, () => `agent ${agentId} stayed busy in this process`);
-      const lock = new OrgKeys(this.#prefix, orgId).lock(agentId);
-      const token = randomUUID();
-      await this.#acquire(lock, token, deadline, agentId);
-      try {
-        return await work();
-      } finally {
-        // The work's own outcome must not be replaced by a failed release; the lock is released
-        // once Redis answers again instead of holding the agent until the lease ends.
-        await this.#release(lock, token).catch(() => undefined);
-      }
-    } finally {
-      release();
-      if (this.#localLocks.get(local) === tail) this.#localLocks.delete(local);
-    }
+    return this.#localQueue.run(
+      `${enc(orgId)}:${enc(agentId)}`,
+      async () => {
+        const lock = new OrgKeys(this.#prefix, orgId).lock(agentId);
+        const token = randomUUID();
+        await this.#acquire(lock, token, deadline, agentId);
+        try {
+          return await work();
+        } finally {
+          // The work's own outcome must not be replaced by a failed release; the lock is released
+          // once Redis answers again instead of holding the agent until the lease ends.
+          await this.#release(lock, token).catch(() => undefined);
+        }
+      },
+      (previous) => raceDeadline(previous, deadline, () => `agent ${agentId} stayed busy in this process`),
+    );
   }
 
   async getAgent(orgId: string, agentId: string): Promise<AgentRecord | undefined> {
