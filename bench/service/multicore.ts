@@ -1,7 +1,7 @@
-import { fork } from "node:child_process";
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { runScript } from "../load/child.js";
 import type { ThroughputResult } from "./throughput.js";
 
 const WORKER = fileURLToPath(new URL("./throughput-worker.ts", import.meta.url));
@@ -14,21 +14,11 @@ export interface MulticoreResult {
 }
 
 /** Runs one child and answers the result line it prints; a child over its time is killed. */
-function runWorker(args: string[], killAfterMs: number): Promise<ThroughputResult> {
-  return new Promise((resolve, reject) => {
-    const child = fork(WORKER, args, { execArgv: process.execArgv, stdio: ["ignore", "pipe", "pipe", "ipc"] });
-    let out = "";
-    let err = "";
-    child.stdout?.on("data", (d: Buffer) => (out += d.toString()));
-    child.stderr?.on("data", (d: Buffer) => (err += d.toString()));
-    const timer = setTimeout(() => child.kill("SIGKILL"), killAfterMs);
-    child.on("exit", (code) => {
-      clearTimeout(timer);
-      const line = out.trim().split("\n").pop() ?? "";
-      if (code === 0 && line) resolve(JSON.parse(line) as ThroughputResult);
-      else reject(new Error(`throughput worker exited ${code}: ${err.slice(-500)}`));
-    });
-  });
+async function runWorker(args: string[], killAfterMs: number): Promise<ThroughputResult> {
+  const { code, out, err } = await runScript(WORKER, args, killAfterMs);
+  const line = out.trim().split("\n").pop() ?? "";
+  if (code === 0 && line) return JSON.parse(line) as ThroughputResult;
+  throw new Error(`throughput worker exited ${code}: ${err.slice(-500)}`);
 }
 
 /**
