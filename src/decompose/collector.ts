@@ -58,6 +58,8 @@ export class Collector {
   streamRequested = false;
   // A Set keeps first-seen order and drops repeats of the same path.
   private readonly skipped = new Set<string>();
+  /** Segments already counted by an entry: the next entry's segments follow them. */
+  #entrySegments = 0;
 
   get unjudged(): string[] {
     return [...this.skipped];
@@ -115,7 +117,13 @@ export class Collector {
     });
   }
 
+  /**
+   * Ends one message of the conversation: its digest covers every segment added since the
+   * previous entry, which is what lets detection recall the message by digest alone.
+   */
   entry(role: string, digest: string): void {
-    this.conversation.push({ $typeName: "guard.v1.ConversationEntry", role, digest });
+    const segments = this.segments.length - this.#entrySegments;
+    this.#entrySegments = this.segments.length;
+    this.conversation.push({ $typeName: "guard.v1.ConversationEntry", role, digest, segments });
   }
 }

@@ -46,8 +46,12 @@ function documentBlock(
   path: string,
   digest: PartSink,
 ): void {
-  c.text(ctx, block.title, childPath(path, "title"));
-  c.text(ctx, block.context, childPath(path, "context"));
+  // Title and context are judged texts of the message, so its digest covers them too.
+  digest.part(
+    "document_meta",
+    c.text(ctx, block.title, childPath(path, "title")),
+    c.text(ctx, block.context, childPath(path, "context")),
+  );
   const source = block.source;
   const sourcePath = childPath(path, "source");
   if (isRecord(source) && source.type === "text") {
@@ -59,20 +63,27 @@ function documentBlock(
   }
 }
 
-function citations(c: Collector, ctx: TextContext, value: unknown, path: string): void {
+function citations(c: Collector, ctx: TextContext, value: unknown, path: string, digest: PartSink): void {
   if (!Array.isArray(value)) return;
   // Cited text is quoted from a document or web page: untrusted like any tool output.
   const cited: TextContext = { ...ctx, channel: Channel.TOOL_RESULT };
   for (let k = 0; k < value.length; k++) {
     const citation: unknown = value[k];
-    if (isRecord(citation)) c.text(cited, citation.cited_text, childPath(childPath(path, k), "cited_text"));
+    if (isRecord(citation)) {
+      digest.part("cited", c.text(cited, citation.cited_text, childPath(childPath(path, k), "cited_text")));
+    }
   }
 }
 
 /** A tool result's text context: its call's id, and the tool's name from that earlier call. */
 function resultContext(c: Collector, ctx: TextContext, block: JsonRecord): TextContext & { callId: string } {
   const callId = stringOf(block.tool_use_id);
-  return { channel: Channel.TOOL_RESULT, messageIndex: ctx.messageIndex, callId, toolName: c.toolNames.get(callId) ?? "" };
+  return {
+    channel: Channel.TOOL_RESULT,
+    messageIndex: ctx.messageIndex,
+    callId,
+    toolName: c.toolNames.get(callId) ?? "",
+  };
 }
 
 function toolResult(
@@ -127,7 +138,7 @@ function block(
   switch (type) {
     case "text":
       digest.part("text", c.text(ctx, value.text, childPath(path, "text")));
-      citations(c, ctx, value.citations, childPath(path, "citations"));
+      citations(c, ctx, value.citations, childPath(path, "citations"), digest);
       return;
     case "image":
       media(c, "image", value, path, digest);
@@ -137,7 +148,7 @@ function block(
       return;
     case "search_result": {
       const found: TextContext = { ...ctx, channel: Channel.TOOL_RESULT };
-      c.text(found, value.title, childPath(path, "title"));
+      digest.part("search_result", c.text(found, value.title, childPath(path, "title")));
       blocks(c, found, mode, value.content, childPath(path, "content"), digest);
       return;
     }

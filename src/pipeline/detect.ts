@@ -1,7 +1,14 @@
 import type { Client } from "@connectrpc/connect";
 import type { DetectorService } from "../../gen/guard/v1/detector_pb.js";
-import type { Channel, EventKind, Finding, Segment } from "../../gen/guard/v1/types_pb.js";
-import { type DetectionMemo, type DetectorSet, type JudgedUnit, type MemoScope, type Recall, unitsOf } from "./detection-memo.js";
+import type { Channel, ConversationEntry, EventKind, Finding, Segment } from "../../gen/guard/v1/types_pb.js";
+import {
+  type DetectionMemo,
+  type DetectorSet,
+  type JudgedUnit,
+  type MemoScope,
+  type Recall,
+  unitsOf,
+} from "./detection-memo.js";
 
 /** A detector as the pipeline sees it: what it said of itself, and how to call it. */
 export interface DetectorHandle {
@@ -28,6 +35,8 @@ export interface DetectMemoOptions {
   readonly orgId: string;
   /** The session the event was attached to: a request's repeated history is then recalled in one pass. */
   readonly sessionId?: string;
+  /** The body's conversation with its digests (decomposition's): how repeated messages are recognised. */
+  readonly conversation?: readonly ConversationEntry[];
 }
 
 const EMPTY: readonly Finding[] = Object.freeze([]);
@@ -71,12 +80,15 @@ export async function detectAll(
     kind,
     set,
     ...(memo.sessionId ? { sessionId: memo.sessionId } : {}),
+    ...(memo.conversation ? { conversation: memo.conversation } : {}),
   };
   const recall: Recall =
     memo && scope
       ? memo.memo.recall(scope, segments)
       : {
           session: undefined,
+          segments,
+          at: 0,
           speaking: [],
           units: unitsOf(segments).map((unit) => ({ unit, results: new Array(set.size).fill(undefined) })),
           slots: [],

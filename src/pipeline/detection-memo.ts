@@ -1,4 +1,9 @@
-import { EventKind, type Finding, type Segment } from "../../gen/guard/v1/types_pb.js";
+import {
+  type ConversationEntry,
+  EventKind,
+  type Finding,
+  type Segment,
+} from "../../gen/guard/v1/types_pb.js";
 
 /**
  * Incremental judging (DESIGN.md decision 5). Every step/request repeats the whole
@@ -9,19 +14,22 @@ import { EventKind, type Finding, type Segment } from "../../gen/guard/v1/types_
  * their string's path). What a unit was judged as is known at two levels, both per
  * organization:
  *
- * - By session: the units of the session's last request, in body order, with every detector's
- *   findings. A request that repeats them (the history a conversation re-sends) is matched
- *   against them position by position: same path, same text (a memory compare, nothing is
- *   hashed), same segment facts. The matched run is recalled whole; only what follows it is
- *   looked up one unit at a time. Its findings already name the path and call they have.
+ * - By session: the messages of the session's last request, in order, each with its
+ *   conversation digest, the layout of its segments (paths, channels, tools, calls, argument
+ *   keys: everything but the texts) and the findings of its units that had any. A request
+ *   that repeats them (the history a conversation re-sends) is matched message by message:
+ *   same digest and same layout mean the same segments, because a message's digest covers
+ *   every text it contributes (test/unit/decompose/digest-coverage.test.ts). The history's
+ *   texts are not read again: decomposition already read them once to digest them. The
+ *   matched run is recalled whole; only what follows it is looked up one unit at a time.
  * - By text: each unit's text, then the segment facts a detector may read (channel,
  *   addressability, tool, argument keys, event kind) and the detector set (names, versions,
  *   channels), holding every detector's findings in one entry. A hit is re-addressed to the
  *   path and call the unit has in the later body.
  *
  * Memory is bounded in bytes: half the bound for the texts of the text level, half for the
- * sessions' unit lists (counting the texts they hold, even where the text level holds the same
- * string), each evicting its least recently used entries.
+ * sessions' message lists (counting the texts their findings' units hold, even where the text
+ * level holds the same string), each evicting its least recently used entries.
  */
 export interface Unit {
   readonly path: string;
@@ -58,20 +66,35 @@ export interface JudgedUnit {
   readonly results: UnitResults;
 }
 
-/** A unit of a session's last request, with every detector's findings. */
-interface StoredUnit {
-  readonly unit: Unit;
-  readonly results: readonly (readonly Finding[])[];
-  /** Whether any detector found anything in it. */
-  readonly speaks: boolean;
-  /** Bytes of this unit and every unit before it in the session's list (a unit keeps its place). */
+/**
+ * The layout of one message's segments, everything but their texts, kept in flat arrays so
+ * that a later request's copy is compared without visiting one stored object per segment:
+ * channel, addressability and message index in `facts` (three per segment), then the strings
+ * a finding carries or a detector reads besides the text.
+ */
+interface Layout {
+  readonly count: number;
+  readonly facts: Int32Array;
+  readonly paths: readonly string[];
+  readonly toolNames: readonly string[];
+  readonly callIds: readonly string[];
+  readonly argumentKeys: readonly string[];
+}
+
+/** A message of a session's last request: its digest, its layout, its units that had findings. */
+interface StoredMessage {
+  readonly digest: string;
+  readonly layout: Layout;
+  /** Units of the message some detector found something in, with every detector's findings. */
+  readonly speaking: readonly JudgedUnit[];
+  /** Bytes of this message and every message before it in the session's list (a message keeps its place). */
   readonly upTo: number;
 }
 
-/** The units of a session's last request. */
+/** The messages of a session's last request. */
 interface SessionEntry {
   readonly set: string;
-  readonly units: readonly StoredUnit[];
+  readonly messages: readonly StoredMessage[];
   readonly bytes: number;
 }
 
@@ -95,13 +118,18 @@ export interface MemoScope {
   readonly kind: EventKind;
   /** The session the body was attached to; empty or absent: no session level (responses never have one). */
   readonly sessionId?: string;
+  /** The body's conversation, as decomposition digested it; absent: no session level. */
+  readonly conversation?: readonly ConversationEntry[];
   readonly set: DetectorSet;
 }
 
 /** What `recall` found, handed back to `remember` once the detectors have filled the gaps. */
 export interface Recall {
-  /** The body's first units repeat the first `count` units of the session's last request. */
+  /** The body's first messages repeat the first `count` messages of the session's last request. */
   readonly session: { readonly entry: SessionEntry; readonly count: number } | undefined;
+  /** The body's segments, and where the units after the recalled messages start. */
+  readonly segments: readonly Segment[];
+  readonly at: number;
   /** Of those, the ones with findings, addressed to this body, in body order. */
   readonly speaking: JudgedUnit[];
   /** Every unit after them, in body order, with gaps where the text level knew nothing. */
@@ -113,6 +141,8 @@ export interface Recall {
 const EMPTY: readonly Finding[] = Object.freeze([]);
 /** What a unit of the session level costs beyond its text (path, arrays, objects). */
 const UNIT_OVERHEAD = 96;
+/** What a message of the session level costs beyond its layout and units (digest, arrays, objects). */
+const MESSAGE_OVERHEAD = 256;
 
 export class DetectionMemo {
   readonly #texts = new Map<string, Map<string, TextEntry>>();
@@ -123,7 +153,7 @@ export class DetectionMemo {
   hits = 0;
   /** Units looked up by text and not found (or found without every detector's answer). */
   misses = 0;
-  /** Units recalled from their session's last request. */
+  /** Messages recalled from their session's last request. */
   sessionHits = 0;
 
   /** `maxBytes` bounds what is held (texts as UTF-16 code units x 2); 0 disables the memo. */
@@ -151,13 +181,21 @@ export class DetectionMemo {
     let session: Recall["session"];
     const speaking: JudgedUnit[] = [];
     const previous = this.#session(scope);
+    const conversation = scope.conversation ?? [];
     if (previous) {
       let count = 0;
-      for (const stored of previous.units) {
-        const n = matches(stored.unit, segments, at);
-        if (n === 0) break;
-        if (stored.speaks) speaking.push({ unit: stored.unit, results: addressed(stored, segments[at]!) });
-        at += n;
+      const limit = Math.min(previous.messages.length, conversation.length);
+      while (count < limit) {
+        const stored = previous.messages[count]!;
+        const entry = conversation[count]!;
+        if (
+          entry.digest !== stored.digest ||
+          entry.segments !== stored.layout.count ||
+          !sameLayout(stored.layout, segments, at)
+        )
+          break;
+        for (const unit of stored.speaking) speaking.push(unit);
+        at += stored.layout.count;
         count++;
       }
       if (count > 0) session = { entry: previous, count };
@@ -179,7 +217,7 @@ export class DetectionMemo {
       slots.push(slot);
       units.push({ unit, results: readdressed(known, unit, scope.set.size) });
     }
-    return { session, speaking, units, slots };
+    return { session, segments, at, speaking, units, slots };
   }
 
   /**
@@ -232,16 +270,33 @@ export class DetectionMemo {
     const sessionId = scope.sessionId ?? "";
     let sessions = this.#sessions.get(orgId);
     const old = sessions?.get(sessionId);
-    // The recalled run keeps its units (same objects, same places): one copy of the array.
-    const units: StoredUnit[] = recall.session ? recall.session.entry.units.slice(0, recall.session.count) : [];
-    let bytes = units.at(-1)?.upTo ?? 0;
-    for (const j of recall.units) {
-      // Only units every detector has answered for are recalled whole: the session level
+    // The recalled run keeps its messages (same objects, same places): one copy of the array.
+    const kept = recall.session?.count ?? 0;
+    const messages: StoredMessage[] = recall.session ? recall.session.entry.messages.slice(0, kept) : [];
+    let bytes = messages.at(-1)?.upTo ?? 0;
+    const conversation = scope.conversation ?? [];
+    // The units after the run, in body order, belong to the messages after it, in order:
+    // a unit is one path, and a path lies inside one message.
+    let u = 0;
+    let at = recall.at;
+    for (let m = kept; m < conversation.length; m++) {
+      const entry = conversation[m]!;
+      const units: JudgedUnit[] = [];
+      let left = entry.segments;
+      while (left > 0 && u < recall.units.length) {
+        const judged = recall.units[u++]!;
+        units.push(judged);
+        left -= judged.unit.segments.length;
+      }
+      // Only messages every detector has answered for are recalled whole: the session level
       // ends at the first gap, and what follows is looked up by text next time.
-      if (!j.results.every((r) => r !== undefined)) break;
-      const results = j.results as readonly (readonly Finding[])[];
-      bytes += unitBytes(j.unit);
-      units.push({ unit: j.unit, results, speaks: results.some((r) => r.length > 0), upTo: bytes });
+      if (left !== 0 || !units.every((j) => j.results.every((r) => r !== undefined))) break;
+      const layout = layoutOf(recall.segments, at, entry.segments);
+      const speaking = units.filter((j) => j.results.some((r) => r !== undefined && r.length > 0));
+      bytes += MESSAGE_OVERHEAD + layoutBytes(layout);
+      for (const j of speaking) bytes += unitBytes(j.unit);
+      messages.push({ digest: entry.digest, layout, speaking, upTo: bytes });
+      at += entry.segments;
     }
     if (old && sessions) {
       sessions.delete(sessionId);
@@ -253,48 +308,64 @@ export class DetectionMemo {
       sessions = new Map();
       this.#sessions.set(orgId, sessions);
     }
-    sessions.set(sessionId, { set: scope.set.key, units, bytes });
+    sessions.set(sessionId, { set: scope.set.key, messages, bytes });
     this.#sessionBytes += bytes;
     this.#sessionBytes = evict(this.#sessions, sessions, this.#sessionBytes, this.maxBytes / 2);
   }
 }
 
-/**
- * How many segments from `at` repeat `unit` exactly (text and every fact a detector or a
- * finding may carry, and the same grouping into one path), 0 when they do not. The path itself
- * is not a fact detectors judge by (a finding is addressed to the body's own path), and new
- * paths are fresh concatenations that a comparison would have to flatten: it is compared only
- * where grouping could differ. Segments of one encoded string share one path string, and
- * segments of different messages have different paths (a path starts with its message's).
- */
-function matches(unit: Unit, segments: readonly Segment[], at: number): number {
-  const n = unit.segments.length;
-  if (at + n > segments.length) return 0;
-  const head = segments[at]!;
-  for (let k = 0; k < n; k++) {
-    const a = unit.segments[k]!;
-    const b = segments[at + k]!;
-    if (
-      a.text !== b.text ||
-      a.channel !== b.channel ||
-      a.addressable !== b.addressable ||
-      a.toolName !== b.toolName ||
-      a.callId !== b.callId ||
-      a.argumentKey !== b.argumentKey ||
-      a.messageIndex !== b.messageIndex ||
-      (k > 0 && b.path !== head.path)
-    )
-      return 0;
+/** The layout of the `count` segments from `at`. */
+function layoutOf(segments: readonly Segment[], at: number, count: number): Layout {
+  const facts = new Int32Array(count * 3);
+  const paths: string[] = [];
+  const toolNames: string[] = [];
+  const callIds: string[] = [];
+  const argumentKeys: string[] = [];
+  for (let k = 0; k < count; k++) {
+    const s = segments[at + k]!;
+    facts[k * 3] = s.channel;
+    facts[k * 3 + 1] = s.addressable ? 1 : 0;
+    facts[k * 3 + 2] = s.messageIndex;
+    paths.push(s.path);
+    toolNames.push(s.toolName);
+    callIds.push(s.callId);
+    argumentKeys.push(s.argumentKey);
   }
-  // The body's unit must end where the stored one does.
-  const next = segments[at + n];
-  return next && next.messageIndex === head.messageIndex && next.path === head.path ? 0 : n;
+  return { count, facts, paths, toolNames, callIds, argumentKeys };
 }
 
-/** A stored unit's results for this body: as they are when its path is the same, else re-addressed copies. */
-function addressed(stored: StoredUnit, head: Segment): UnitResults {
-  if (stored.unit.path === head.path) return stored.results as UnitResults;
-  return stored.results.map((findings) => findings.map((f) => ({ ...f, path: head.path })));
+/** Whether the segments from `at` are laid out as `layout` says (texts aside: the digest covers them). */
+function sameLayout(layout: Layout, segments: readonly Segment[], at: number): boolean {
+  const { count, facts, paths, toolNames, callIds, argumentKeys } = layout;
+  if (at + count > segments.length) return false;
+  for (let k = 0; k < count; k++) {
+    const s = segments[at + k]!;
+    if (
+      s.channel !== facts[k * 3] ||
+      (s.addressable ? 1 : 0) !== facts[k * 3 + 1] ||
+      s.messageIndex !== facts[k * 3 + 2] ||
+      s.path !== paths[k] ||
+      s.toolName !== toolNames[k] ||
+      s.callId !== callIds[k] ||
+      s.argumentKey !== argumentKeys[k]
+    )
+      return false;
+  }
+  return true;
+}
+
+/** What a layout holds: its arrays and the strings they point to (shared with the segments). */
+function layoutBytes(layout: Layout): number {
+  let bytes = layout.facts.byteLength + layout.count * 4 * 8;
+  for (let k = 0; k < layout.count; k++) {
+    bytes +=
+      (layout.paths[k]!.length +
+        layout.toolNames[k]!.length +
+        layout.callIds[k]!.length +
+        layout.argumentKeys[k]!.length) *
+      2;
+  }
+  return bytes;
 }
 
 /** The text-level key of a unit: its text, then the facts a detector may read. */
@@ -324,7 +395,8 @@ function readdressed(known: UnitResults | undefined, unit: Unit, size: number): 
 /** What a unit of the session level holds: its texts, and the path, arrays and objects around them. */
 function unitBytes(unit: Unit): number {
   let bytes = UNIT_OVERHEAD + unit.path.length * 2;
-  for (const s of unit.segments) bytes += s.text.length * 2 + s.argumentKey.length * 2 + s.toolName.length * 2;
+  for (const s of unit.segments)
+    bytes += s.text.length * 2 + s.argumentKey.length * 2 + s.toolName.length * 2;
   return bytes;
 }
 

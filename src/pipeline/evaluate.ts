@@ -103,6 +103,7 @@ export async function evaluate(deps: PipelineDeps, input: EvaluateInput): Promis
     memo: deps.memo,
     orgId: org.id,
     sessionId: session.sessionId,
+    conversation: decomposition.conversation,
   });
   const media = judgeMedia(decomposition.media, org.limits);
   const now = Date.parse(receivedAt);
