@@ -1,6 +1,12 @@
 import { createHash } from "node:crypto";
 import { create } from "@bufbuild/protobuf";
-import { Channel, type Finding, FindingSchema, Severity, type ToolCall } from "../../gen/guard/v1/types_pb.js";
+import {
+  Channel,
+  type Finding,
+  FindingSchema,
+  Severity,
+  type ToolCall,
+} from "../../gen/guard/v1/types_pb.js";
 import { type Artifact, artifactsOf } from "./artifacts.js";
 
 /** Spec 2.6, as written on the wire. */
@@ -29,14 +35,20 @@ const MAX_ID = 256;
  * ids and a duplicate fulfilment is idempotent. Packages and executables are blocking when
  * unanswered; URLs only flag.
  */
-export function obligationsFor(stepId: string, calls: readonly ToolCall[], now: number, ttlMs: number): WireObligation[] {
+export function obligationsFor(
+  stepId: string,
+  calls: readonly ToolCall[],
+  now: number,
+  ttlMs: number,
+): WireObligation[] {
   const obligations: WireObligation[] = [];
   for (const call of calls) {
     if (call.id.length === 0 || call.id.length > MAX_ID) continue;
     for (const artifact of artifactsOf(call.name, call.argumentsJson)) {
       if (obligations.length >= MAX_OBLIGATIONS) return obligations;
       const id = `ob_${createHash("sha256").update(`${stepId}\0${call.id}\0${artifact.kind}\0${artifact.locator}`).digest("hex").slice(0, 32)}`;
-      const blocking = artifact.kind === "package" || (artifact.kind === "file" && artifact.declaredType !== undefined);
+      const blocking =
+        artifact.kind === "package" || (artifact.kind === "file" && artifact.declaredType !== undefined);
       obligations.push({
         id,
         type: "scan_artifact",
@@ -61,7 +73,8 @@ export function parseResults(raw: unknown): ObligationResult[] {
   for (const item of raw.slice(0, 256)) {
     if (typeof item !== "object" || item === null) continue;
     const { id, status, detail } = item as Record<string, unknown>;
-    if (typeof id !== "string" || (status !== "clean" && status !== "malicious" && status !== "error")) continue;
+    if (typeof id !== "string" || (status !== "clean" && status !== "malicious" && status !== "error"))
+      continue;
     results.push({ id, status, ...(typeof detail === "string" ? { detail: detail.slice(0, 512) } : {}) });
   }
   return results;
@@ -88,7 +101,11 @@ function finding(category: string, severity: Severity, obligation: WireObligatio
  * `security.unverified_artifact` (high when it was to block, low when only to flag).
  */
 export class ObligationBook {
-  readonly #open = new Map<string, Map<string, WireObligation>>();
+  /** Per agent, by obligation id: the obligation and its expiry in epoch ms (parsed once, not per event). */
+  readonly #open = new Map<
+    string,
+    Map<string, { readonly obligation: WireObligation; readonly expiresAt: number }>
+  >();
 
   constructor(private readonly maxPerAgent = 1024) {}
 
@@ -102,7 +119,7 @@ export class ObligationBook {
     }
     for (const obligation of obligations) {
       if (open.size >= this.maxPerAgent) open.delete(open.keys().next().value as string);
-      open.set(obligation.id, obligation);
+      open.set(obligation.id, { obligation, expiresAt: Date.parse(obligation.expires_at) });
     }
   }
 
@@ -112,18 +129,30 @@ export class ObligationBook {
     if (!open) return [];
     const findings: Finding[] = [];
     for (const result of results) {
-      const obligation = open.get(result.id);
+      const obligation = open.get(result.id)?.obligation;
       if (!obligation) continue;
       open.delete(result.id);
       if (result.status === "malicious")
-        findings.push(finding("security.malicious_artifact", Severity.CRITICAL, obligation, "a scanned artifact was reported malicious"));
+        findings.push(
+          finding(
+            "security.malicious_artifact",
+            Severity.CRITICAL,
+            obligation,
+            "a scanned artifact was reported malicious",
+          ),
+        );
     }
-    for (const [id, obligation] of open) {
-      if (Date.parse(obligation.expires_at) > now) continue;
+    for (const [id, { obligation, expiresAt }] of open) {
+      if (expiresAt > now) continue;
       open.delete(id);
       const blocking = obligation.on_unfulfilled === "block";
       findings.push(
-        finding("security.unverified_artifact", blocking ? Severity.HIGH : Severity.LOW, obligation, "an artifact was never reported scanned"),
+        finding(
+          "security.unverified_artifact",
+          blocking ? Severity.HIGH : Severity.LOW,
+          obligation,
+          "an artifact was never reported scanned",
+        ),
       );
     }
     return findings;
