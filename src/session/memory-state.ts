@@ -1,6 +1,7 @@
+import { clonePlain } from "./clone.js";
+import { KeyedQueue } from "./keyed-queue.js";
 import type { AgentRecord, SessionRecord, StepRecord, TurnRecord } from "./records.js";
 import type { IndexKind, SessionState, StateWrite } from "./state.js";
-import { KeyedQueue } from "./keyed-queue.js";
 
 /** Bounds of the in-memory state. Each bound evicts the least recently written entries. */
 export interface MemoryStateOptions {
@@ -97,7 +98,7 @@ export class MemorySessionState implements SessionState {
   }
 
   async putAgent(orgId: string, agent: AgentRecord): Promise<void> {
-    touch(this.#agents, compose(orgId, agent.agentId), structuredClone(agent));
+    touch(this.#agents, compose(orgId, agent.agentId), clonePlain(agent));
     for (const key of this.#agents.keys()) {
       if (this.#agents.size <= this.#options.maxAgents) break;
       this.#agents.delete(key);
@@ -107,7 +108,7 @@ export class MemorySessionState implements SessionState {
   async listAgents(orgId: string): Promise<AgentRecord[]> {
     const prefix = compose(orgId);
     const out: AgentRecord[] = [];
-    for (const [key, agent] of this.#agents) if (key.startsWith(prefix)) out.push(structuredClone(agent));
+    for (const [key, agent] of this.#agents) if (key.startsWith(prefix)) out.push(clonePlain(agent));
     return out;
   }
 
@@ -123,7 +124,7 @@ export class MemorySessionState implements SessionState {
       steps: new Set<string>(),
       bindings: new Map<IndexKind, string[]>(),
     };
-    slot.record = structuredClone(session);
+    slot.record = clonePlain(session);
     touch(this.#sessions, key, slot);
     let ids = this.#orgSessions.get(orgId);
     if (!ids) {
@@ -146,7 +147,7 @@ export class MemorySessionState implements SessionState {
       if (slot) records.push(slot.record);
     }
     records.sort((a, b) => b.lastSeenAt - a.lastSeenAt || (a.id < b.id ? 1 : a.id > b.id ? -1 : 0));
-    return records.slice(0, Math.max(0, limit)).map((r) => structuredClone(r));
+    return records.slice(0, Math.max(0, limit)).map((r) => clonePlain(r));
   }
 
   async getTurn(orgId: string, sessionId: string, turnId: string): Promise<TurnRecord | undefined> {
@@ -156,7 +157,7 @@ export class MemorySessionState implements SessionState {
   async putTurn(orgId: string, turn: TurnRecord): Promise<void> {
     const slot = this.#sessions.get(compose(orgId, turn.sessionId));
     if (!slot) return; // The session was evicted meanwhile: nothing to hang the turn on.
-    slot.turns.set(turn.id, structuredClone(turn));
+    slot.turns.set(turn.id, clonePlain(turn));
     for (const oldest of slot.turns.keys()) {
       if (slot.turns.size <= this.#options.maxTurnsPerSession) break;
       slot.turns.delete(oldest);
@@ -166,7 +167,7 @@ export class MemorySessionState implements SessionState {
   async listTurns(orgId: string, sessionId: string): Promise<TurnRecord[]> {
     const slot = this.#sessions.get(compose(orgId, sessionId));
     if (!slot) return [];
-    return [...slot.turns.values()].sort((a, b) => a.index - b.index).map((t) => structuredClone(t));
+    return [...slot.turns.values()].sort((a, b) => a.index - b.index).map((t) => clonePlain(t));
   }
 
   async getStep(orgId: string, agentId: string, stepId: string): Promise<StepRecord | undefined> {
@@ -177,7 +178,7 @@ export class MemorySessionState implements SessionState {
     const slot = this.#sessions.get(compose(orgId, step.sessionId));
     if (!slot) return;
     const key = stepKey(orgId, step.agentId, step.stepId);
-    touch(this.#steps, key, structuredClone(step));
+    touch(this.#steps, key, clonePlain(step));
     slot.steps.add(key);
     for (const [oldest, victim] of this.#steps) {
       if (this.#steps.size <= this.#options.maxSteps) break;
@@ -193,7 +194,7 @@ export class MemorySessionState implements SessionState {
     const steps: StepRecord[] = [];
     for (const key of slot.steps) {
       const step = this.#steps.get(key);
-      if (step) steps.push(structuredClone(step));
+      if (step) steps.push(clonePlain(step));
     }
     return steps.sort((a, b) => a.turnIndex - b.turnIndex || a.index - b.index || a.createdAt - b.createdAt);
   }
@@ -263,7 +264,7 @@ function touch<V>(map: Map<string, V>, key: string, value: V): void {
 }
 
 function copy<T>(value: T | undefined): T | undefined {
-  return value === undefined ? undefined : structuredClone(value);
+  return value === undefined ? undefined : clonePlain(value);
 }
 
 /**
