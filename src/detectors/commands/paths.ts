@@ -147,6 +147,9 @@ export function secretKind(raw: string): SecretKind | undefined {
 
 /** Files that hold secrets for exfiltration purposes: credential stores plus dotenv and key files. */
 export function isSensitiveFile(raw: string): boolean {
+  // Every name below has a slash, a dot or an underscore but `credentials`; most words have none.
+  if (!raw.includes("/") && !raw.includes(".") && !raw.includes("_"))
+    return raw.length >= 11 && raw.trim().toLowerCase() === "credentials";
   if (secretKind(raw) !== undefined) return true;
   const p = normalizePath(raw).toLowerCase();
   const base = p.slice(p.lastIndexOf("/") + 1);

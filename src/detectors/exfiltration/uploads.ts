@@ -36,8 +36,14 @@ const CURL_DATA = new Set([
   "--json",
 ]);
 
+/** Programs `uploadedFiles` reads the arguments of; network senders are read for `<` inputs too. */
+const UPLOADERS: ReadonlySet<string> = new Set(["curl", "wget", "http", "https", "xh", "ab", "hping3"]);
+
+const NO_FILES: readonly string[] = [];
+
 /** Files a command sends as a request body or upload. */
-function uploadedFiles(inv: Invocation): string[] {
+function uploadedFiles(inv: Invocation): readonly string[] {
+  if (!UPLOADERS.has(inv.name) && !NETWORK_SENDERS.has(inv.name)) return NO_FILES;
   const files: string[] = [];
   const a = inv.args;
   for (let k = 0; k < a.length; k++) {
@@ -126,7 +132,7 @@ const COPY_TOOLS = new Set([
 
 function fileServer(inv: Invocation): boolean {
   const a = inv.args;
-  if (/^python[0-9.]*$/.test(inv.name))
+  if (inv.name.startsWith("python") && /^python[0-9.]*$/.test(inv.name))
     return a.includes("-m") && a.some((x) => x === "http.server" || x === "SimpleHTTPServer");
   if (inv.name === "ruby") return a.includes("-run") || a.some((x) => x.includes("httpd"));
   if (inv.name === "php") return a.includes("-S") && a.some((x) => x.startsWith("0.0.0.0"));
@@ -186,16 +192,28 @@ function fileSent(
   return undefined;
 }
 
+/** The first of `lists`' files that `fileSent` judges, in order. */
+function firstSent(inv: Invocation, lists: readonly (readonly string[])[]): Hit | undefined {
+  for (const files of lists) {
+    for (const f of files) {
+      const hit = fileSent(inv, "upload-file", `${inv.name} sends`, f);
+      if (hit !== undefined) return hit;
+    }
+  }
+  return undefined;
+}
+
 /** Remote copies (`scp /srv/db.sql host:`, `rsync -a /home/u/ host:dir`): local sources, remote destination. */
-function remoteCopySources(inv: Invocation): string[] {
-  if (inv.name !== "scp" && inv.name !== "rsync") return [];
+function remoteCopySources(inv: Invocation): readonly string[] {
+  if (inv.name !== "scp" && inv.name !== "rsync") return NO_FILES;
   const ops = operands(inv.args).filter((o) => !/^[0-9]+$/.test(o));
   if (ops.length < 2 || !isRemote(ops.at(-1)!)) return [];
   return ops.slice(0, -1).filter((o) => !isRemote(o));
 }
 
 /** `lp -h host file`, `restic backup -r rest:https://host/ dir`: files handed to a remote service. */
-function remoteServiceSources(inv: Invocation): string[] {
+function remoteServiceSources(inv: Invocation): readonly string[] {
+  if (inv.name !== "lp" && inv.name !== "restic") return NO_FILES;
   if (inv.name === "lp" && optionValue(inv.args, ["-h"]) !== undefined)
     return operands(inv.args).filter((o) => o !== optionValue(inv.args, ["-h"]));
   if (inv.name === "restic" && operands(inv.args)[0] === "backup") {
@@ -209,8 +227,8 @@ function remoteServiceSources(inv: Invocation): string[] {
 }
 
 /** `tar cf user@host:/x.tar files --rsh-command=...`: an archive written on a remote host. */
-function remoteArchiveSources(inv: Invocation): string[] {
-  if (inv.name !== "tar") return [];
+function remoteArchiveSources(inv: Invocation): readonly string[] {
+  if (inv.name !== "tar") return NO_FILES;
   const first = inv.args[0] ?? "";
   const bundled = !first.startsWith("-") && /^[a-zA-Z]+$/.test(first);
   const create = (bundled && first.includes("c")) || inv.args.includes("-c") || inv.args.includes("--create");
@@ -382,8 +400,8 @@ export function uploads(analysis: Analysis): Hit[] {
     const anyRemote = inv.args.some(isRemote);
     const remote = inv.name === "hping3" || anyRemote;
     const outside = remote ? uploaded.find(outsideFile) : undefined;
-    const copied = [...remoteCopySources(inv), ...remoteArchiveSources(inv), ...remoteServiceSources(inv)];
-    const smb = inv.name === "smbclient" ? sessionPuts(optionValue(inv.args, ["-c", "--command"]) ?? "") : [];
+    const copied = [remoteCopySources(inv), remoteArchiveSources(inv), remoteServiceSources(inv)];
+    if (inv.name === "smbclient") copied.push(sessionPuts(optionValue(inv.args, ["-c", "--command"]) ?? ""));
     const served = servedPath(inv);
     if (gopherPayload(inv)) {
       hits.push(
@@ -401,9 +419,7 @@ export function uploads(analysis: Analysis): Hit[] {
     }
     const fileHit =
       (outside !== undefined ? fileSent(inv, "upload-file", `${inv.name} uploads`, outside) : undefined) ??
-      [...copied, ...smb]
-        .map((f) => fileSent(inv, "upload-file", `${inv.name} sends`, f))
-        .find((h) => h !== undefined);
+      firstSent(inv, copied);
     if (fileHit !== undefined && inv.name === "hping3" && fileHit.severity === Severity.LOW) {
       hits.push(
         hitOn(
@@ -416,7 +432,8 @@ export function uploads(analysis: Analysis): Hit[] {
       );
       continue;
     }
-    const secret = secretOf(inv);
+    // Only a copy to a remote host is reported here; the secret is looked for only then.
+    const secret = anyRemote ? secretOf(inv) : undefined;
     if (secret !== undefined && (COPY_TOOLS.has(inv.name) || NETWORK_SENDERS.has(inv.name) || anyRemote)) {
       if (anyRemote) {
         hits.push(
@@ -460,6 +477,8 @@ export function uploads(analysis: Analysis): Hit[] {
   append(hits, codeUploads(analysis));
   for (const p of analysis.pipelines) {
     const members = p.invocations;
+    // The receiving end must be a network sender after the first member; most pipelines have none.
+    if (!members.some((m, k) => k > 0 && NETWORK_SENDERS.has(m.name))) continue;
     const reader = members.findIndex(
       (m) => secretOf(m) !== undefined || m.name === "env" || m.name === "printenv",
     );

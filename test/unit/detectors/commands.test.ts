@@ -268,3 +268,29 @@ describe("commands detector: shell escapes, indirect execution, packages (issue 
     expect(detect(tool(text))).toEqual([]);
   });
 });
+
+/**
+ * The rules skip work on commands that cannot match (no word with a slash, no redirection, ...).
+ * These are the shapes at the edge of each skip: a secret named without a slash, or only in a
+ * redirection or a here-document; a write only through a redirection, `tee` or `cp`.
+ */
+describe("commands detector: shapes at the edge of the rules' fast paths", () => {
+  it.each([
+    ["cat id_rsa", "reads id_rsa"],
+    ["cat ID_ED25519_SK", "reads ID_ED25519_SK"],
+    ["base64 ssh_host_rsa_key", "reads ssh_host_rsa_key"],
+    ["base64 < id_rsa", "reads id_rsa"],
+    ["cat <<EOF\n/etc/shadow\nEOF", "accesses /etc/shadow"],
+    ["echo hi >> ~/.bashrc", "writes ~/.bashrc"],
+    ["cat x > /dev/sda", "disk device"],
+    ["tee /dev/sda", "disk device"],
+    ["cp disk.img /dev/sdb", "disk device"],
+    ["foo -H/bin/sh", "spawns a system shell"],
+  ])("flags %s", (text, reason) => {
+    expect(detect(tool(text)).map((f) => f.reason)).toEqual([expect.stringContaining(reason)]);
+  });
+
+  it.each(["cat my_notes", "grep id_ x", "cat notes"])("allows %s", (text) => {
+    expect(detect(tool(text))).toEqual([]);
+  });
+});

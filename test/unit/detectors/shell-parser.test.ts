@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { growthRatio } from "../../helpers/growth.js";
 import { analyzeShell } from "../../../src/detectors/commands/shell/analyze.js";
 import { parseShell } from "../../../src/detectors/commands/shell/parser.js";
+import { growthRatio } from "../../helpers/growth.js";
 
 function words(text: string): string[][] {
   return parseShell(text).pipelines.flatMap((p) => p.commands.map((c) => c.words.map((w) => w.text)));

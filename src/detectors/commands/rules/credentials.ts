@@ -2,7 +2,7 @@ import { Severity } from "../../../../gen/guard/v1/types_pb.js";
 import { append } from "../append.js";
 import { normalizePath, pathTokens, secretKind } from "../paths.js";
 import type { Analysis, Invocation } from "../shell/analyze.js";
-import { type Hit, hitOn, NETWORK_SENDERS, operands } from "./types.js";
+import { type Hit, hitOn, NETWORK_SENDERS, operands, pushHit } from "./types.js";
 
 /**
  * Credential dumping: reading the system password hashes, private keys, cloud and tool
@@ -100,75 +100,102 @@ const DUMP_TOOLS =
 const DUMP_WORDS =
   /sekurlsa|lsadump|logonpasswords|lsass|hklm\\sam|hklm\\security|hklm\\system|dump-keychain/i;
 
-function secretAccess(inv: Invocation): Hit[] {
-  const hit = secretAccessHit(inv);
-  return hit === undefined ? [] : [hit];
+/** What every bare key file name `secretKind` knows (`id_rsa`, `ssh_host_rsa_key`) contains. */
+const KEY_NAME = /id_|ssh_host_/i;
+
+/**
+ * Whether a word can name a secret at all: every store `secretKind` knows has a slash in its
+ * path, and a bare key file name holds `id_` or `ssh_host_`. Substrings and path tokens of a
+ * word without either have none either, so a command whose words all fail this names no secret.
+ */
+function maySecret(text: string): boolean {
+  return text.includes("/") || (text.includes("_") && KEY_NAME.test(text));
+}
+
+function mayNameSecret(inv: Invocation): boolean {
+  for (const w of inv.words) if (maySecret(w)) return true;
+  for (const a of inv.assignments) if (a.includes("/")) return true;
+  for (const r of inv.redirects) {
+    if ((r.op === "<" || r.op === "<&") && maySecret(r.target.text)) return true;
+    if (r.body?.includes("/")) return true;
+  }
+  return false;
+}
+
+/** The hit for `c` if it names a secret that `inv` reads (`reads`: the program reads files out). */
+function judgeSecret(inv: Invocation, reads: boolean, c: string): Hit | undefined {
+  const kind = secretKind(c);
+  if (kind === undefined) return undefined;
+  if (kind === "system" && !METADATA_ONLY.has(inv.name)) {
+    return hitOn(inv, "system-secrets", Severity.HIGH, 0.9, `accesses ${normalizePath(c)}`);
+  }
+  if (kind === "user" && !c.endsWith(".pub")) {
+    const redirected =
+      reads || inv.redirects.some((r) => (r.op === "<" || r.op === "<&") && r.target.text === c);
+    if (redirected) return hitOn(inv, "user-secrets", Severity.HIGH, 0.8, `reads ${normalizePath(c)}`);
+  }
+  return undefined;
 }
 
 /** The first secret the command names, in the order: program and arguments, path tokens, input redirections, option values, here-documents. */
 function secretAccessHit(inv: Invocation): Hit | undefined {
+  if (!mayNameSecret(inv)) return undefined;
   const reads = USER_SECRET_READERS.has(inv.name);
-  const judge = (c: string): Hit | undefined => {
-    const kind = secretKind(c);
-    if (kind === undefined) return undefined;
-    if (kind === "system" && !METADATA_ONLY.has(inv.name)) {
-      return hitOn(inv, "system-secrets", Severity.HIGH, 0.9, `accesses ${normalizePath(c)}`);
-    }
-    if (kind === "user" && !c.endsWith(".pub")) {
-      const redirected =
-        reads || inv.redirects.some((r) => (r.op === "<" || r.op === "<&") && r.target.text === c);
-      if (redirected) return hitOn(inv, "user-secrets", Severity.HIGH, 0.8, `reads ${normalizePath(c)}`);
-    }
-    return undefined;
-  };
-  let hit = judge(inv.program);
-  for (let k = 0; hit === undefined && k < inv.args.length; k++) hit = judge(inv.args[k]!);
+  let hit = judgeSecret(inv, reads, inv.program);
+  for (let k = 0; hit === undefined && k < inv.args.length; k++) hit = judgeSecret(inv, reads, inv.args[k]!);
   for (const list of [inv.words, inv.assignments]) {
     for (let k = 0; hit === undefined && k < list.length; k++) {
       const w = list[k]!;
       if (!w.includes("/")) continue;
-      for (const t of pathTokens(w)) if (hit === undefined) hit = judge(t);
+      for (const t of pathTokens(w)) if (hit === undefined) hit = judgeSecret(inv, reads, t);
     }
   }
   for (const r of inv.redirects) {
-    if (hit === undefined && (r.op === "<" || r.op === "<&")) hit = judge(r.target.text);
+    if (hit === undefined && (r.op === "<" || r.op === "<&")) hit = judgeSecret(inv, reads, r.target.text);
   }
   for (let k = 0; hit === undefined && k < inv.args.length; k++) {
     const a = inv.args[k]!;
     const at = a.indexOf("@");
-    if (at !== -1) hit = judge(a.slice(at + 1));
+    if (at !== -1) hit = judgeSecret(inv, reads, a.slice(at + 1));
     const eq = a.indexOf("=");
-    if (hit === undefined && eq !== -1) hit = judge(a.slice(eq + 1));
+    if (hit === undefined && eq !== -1) hit = judgeSecret(inv, reads, a.slice(eq + 1));
   }
   for (const r of inv.redirects) {
     if (hit !== undefined) break;
-    if (r.body !== undefined) for (const t of pathTokens(r.body)) if (hit === undefined) hit = judge(t);
+    if (r.body !== undefined)
+      for (const t of pathTokens(r.body)) if (hit === undefined) hit = judgeSecret(inv, reads, t);
   }
   return hit;
 }
 
 /** `getent shadow`: the password hashes through the name-service switch. */
-function shadowDatabase(inv: Invocation): Hit[] {
+function shadowDatabase(inv: Invocation): Hit | undefined {
+  if (inv.name !== "getent") return undefined;
   const db = operands(inv.args)[0];
-  return inv.name === "getent" && (db === "shadow" || db === "gshadow")
-    ? [hitOn(inv, "system-secrets", Severity.HIGH, 0.9, `reads the ${db} database`)]
-    : [];
+  return db === "shadow" || db === "gshadow"
+    ? hitOn(inv, "system-secrets", Severity.HIGH, 0.9, `reads the ${db} database`)
+    : undefined;
 }
 
 /** `gcore PID`, `gdb -p PID -batch -ex 'generate-core-file'`: a process's memory, secrets included. */
-function memoryDump(inv: Invocation): Hit[] {
+function memoryDump(inv: Invocation): Hit | undefined {
   const gdbDump =
     inv.name === "gdb" &&
     inv.args.includes("-p") &&
     inv.args.some((a) => /^(gcore|generate-core-file|dump memory)/.test(a));
   return inv.name === "gcore" || gdbDump
-    ? [hitOn(inv, "memory-dump", Severity.LOW, 0.5, "dumps the memory of a running process")]
-    : [];
+    ? hitOn(inv, "memory-dump", Severity.LOW, 0.5, "dumps the memory of a running process")
+    : undefined;
 }
 
-function dumpTools(inv: Invocation): Hit[] {
-  if (DUMP_TOOLS.test(inv.name) || inv.args.some((a) => DUMP_WORDS.test(a))) {
-    return [hitOn(inv, "dump-tool", Severity.HIGH, 0.9, "runs a credential dumping tool")];
+function mentionsDumpWords(args: readonly string[]): boolean {
+  for (const a of args) if (DUMP_WORDS.test(a)) return true;
+  return false;
+}
+
+function dumpTools(inv: Invocation): Hit | undefined {
+  if (DUMP_TOOLS.test(inv.name) || mentionsDumpWords(inv.args)) {
+    return hitOn(inv, "dump-tool", Severity.HIGH, 0.9, "runs a credential dumping tool");
   }
   if (
     inv.name === "security" &&
@@ -177,9 +204,9 @@ function dumpTools(inv: Invocation): Hit[] {
     ) &&
     inv.args.some((a) => a === "-w" || a === "-g" || a === "-d" || a === "dump-keychain")
   ) {
-    return [hitOn(inv, "keychain-dump", Severity.HIGH, 0.85, "reads passwords from the keychain")];
+    return hitOn(inv, "keychain-dump", Severity.HIGH, 0.85, "reads passwords from the keychain");
   }
-  return [];
+  return undefined;
 }
 
 const ENV_DUMPERS: ReadonlySet<string> = new Set(["env", "printenv", "set", "export", "declare"]);
@@ -223,8 +250,12 @@ export const credentialPatterns: readonly RegExp[] = [READ_API, DUMP_TOOLS, DUMP
 
 export function credentials(analysis: Analysis): Hit[] {
   const hits: Hit[] = [];
-  for (const inv of analysis.invocations)
-    hits.push(...secretAccess(inv), ...dumpTools(inv), ...shadowDatabase(inv), ...memoryDump(inv));
+  for (const inv of analysis.invocations) {
+    pushHit(hits, secretAccessHit(inv));
+    pushHit(hits, dumpTools(inv));
+    pushHit(hits, shadowDatabase(inv));
+    pushHit(hits, memoryDump(inv));
+  }
   append(hits, envDumpsOut(analysis));
   append(hits, codeSecrets(analysis));
   return hits;

@@ -86,6 +86,7 @@ function isTraceFile(raw: string): boolean {
 
 function wipesTraces(inv: Invocation): boolean {
   const truncates =
+    inv.redirects.length > 0 &&
     redirectWrites(inv).some(isTraceFile) &&
     (inv.name === "" || inv.name === "echo" || inv.name === "cat" || inv.name === ":" || inv.name === "true");
   const removes =

@@ -2,7 +2,7 @@ import { Severity } from "../../../../gen/guard/v1/types_pb.js";
 import { append } from "../append.js";
 import { isBlockDevice, isCriticalDeleteTarget, normalizePath } from "../paths.js";
 import type { Analysis, Invocation } from "../shell/analyze.js";
-import { flagSet, type Hit, hitOn, operands, optionValue, redirectWrites } from "./types.js";
+import { flagSet, type Hit, hitOn, operands, optionValue, pushHit, redirectWrites } from "./types.js";
 
 /**
  * Commands that destroy data or the system: recursive deletes of `/`, home or system
@@ -42,23 +42,23 @@ function find(inv: Invocation): Hit[] {
     : [];
 }
 
-function wipe(inv: Invocation): Hit[] {
+function wipe(inv: Invocation): Hit | undefined {
   switch (inv.name) {
     case "wipefs":
-      return [hitOn(inv, "wipefs", Severity.CRITICAL, 0.9, "wipes file system signatures")];
+      return hitOn(inv, "wipefs", Severity.CRITICAL, 0.9, "wipes file system signatures");
     case "shred": {
       const targets = operands(inv.args);
       if (targets.some((t) => isBlockDevice(t) || isCriticalDeleteTarget(t))) {
-        return [hitOn(inv, "shred-device", Severity.CRITICAL, 0.95, "shreds a disk or system directory")];
+        return hitOn(inv, "shred-device", Severity.CRITICAL, 0.95, "shreds a disk or system directory");
       }
-      return [];
+      return undefined;
     }
     case "dd": {
       const of = inv.args.find((a) => a.startsWith("of="));
       if (of !== undefined && isBlockDevice(of.slice(3))) {
-        return [hitOn(inv, "dd-device", Severity.CRITICAL, 0.95, "dd writing over a disk device")];
+        return hitOn(inv, "dd-device", Severity.CRITICAL, 0.95, "dd writing over a disk device");
       }
-      return [];
+      return undefined;
     }
     case "sgdisk":
     case "fdisk":
@@ -68,48 +68,53 @@ function wipe(inv: Invocation): Hit[] {
         (a) => a === "-Z" || a === "--zap-all" || a === "mklabel" || a === "--delete",
       );
       return zap && inv.args.some(isBlockDevice)
-        ? [hitOn(inv, "partition-wipe", Severity.CRITICAL, 0.85, "erases a disk's partition table")]
-        : [];
+        ? hitOn(inv, "partition-wipe", Severity.CRITICAL, 0.85, "erases a disk's partition table")
+        : undefined;
     }
     default:
       if (
+        inv.name.startsWith("mk") &&
         /^(mkfs(\.[a-z0-9]+)?|mke2fs|mkswap|mkntfs|mkdosfs)$/.test(inv.name) &&
         inv.args.some(isBlockDevice)
       ) {
-        return [hitOn(inv, "mkfs-device", Severity.CRITICAL, 0.9, "formats a disk device")];
+        return hitOn(inv, "mkfs-device", Severity.CRITICAL, 0.9, "formats a disk device");
       }
-      return [];
+      return undefined;
   }
 }
 
-function deviceOverwrite(inv: Invocation): Hit[] {
+function deviceOverwrite(inv: Invocation): Hit | undefined {
+  // Only redirections, `tee` and `cp` write anywhere below.
+  if (inv.redirects.length === 0 && inv.name !== "tee" && inv.name !== "cp") return undefined;
   const writes = redirectWrites(inv);
   if (inv.name === "tee") append(writes, operands(inv.args));
   const last = operands(inv.args).at(-1);
   if (inv.name === "cp" && last !== undefined) writes.push(last);
   return writes.some(isBlockDevice)
-    ? [hitOn(inv, "device-overwrite", Severity.CRITICAL, 0.95, "writes over a disk device")]
-    : [];
+    ? hitOn(inv, "device-overwrite", Severity.CRITICAL, 0.95, "writes over a disk device")
+    : undefined;
 }
 
-function recursivePermissions(inv: Invocation): Hit[] {
-  if (inv.name !== "chmod" && inv.name !== "chown" && inv.name !== "chgrp") return [];
+function recursivePermissions(inv: Invocation): Hit | undefined {
+  if (inv.name !== "chmod" && inv.name !== "chown" && inv.name !== "chgrp") return undefined;
   const flags = flagSet(inv.args);
-  if (!flags.has("-R") && !flags.has("--recursive")) return [];
+  if (!flags.has("-R") && !flags.has("--recursive")) return undefined;
   const targets = operands(inv.args).slice(1);
   return targets.some(
     (t) => normalizePath(t) === "/" || normalizePath(t) === "/etc" || normalizePath(t) === "/usr",
   )
-    ? [hitOn(inv, "recursive-perms-root", Severity.HIGH, 0.85, `recursive ${inv.name} of a system tree`)]
-    : [];
+    ? hitOn(inv, "recursive-perms-root", Severity.HIGH, 0.85, `recursive ${inv.name} of a system tree`)
+    : undefined;
 }
 
-function killAll(inv: Invocation): Hit[] {
-  if (inv.name !== "kill") return [];
+function killAll(inv: Invocation): Hit | undefined {
+  if (inv.name !== "kill") return undefined;
   return operands(inv.args).includes("-1") || inv.args.includes("-1")
-    ? [hitOn(inv, "kill-all", Severity.HIGH, 0.8, "kills every process the user can signal")]
-    : [];
+    ? hitOn(inv, "kill-all", Severity.HIGH, 0.8, "kills every process the user can signal")
+    : undefined;
 }
+
+const OUTPUT_OPTION: readonly string[] = ["--output"];
 
 /** A function that pipes into or backgrounds a call to itself: `:(){ :|:& };:`. */
 function forkBombs(analysis: Analysis): Hit[] {
@@ -140,8 +145,11 @@ export function destructive(analysis: Analysis): Hit[] {
   for (const inv of analysis.invocations) {
     if (inv.name === "rm") append(hits, rm(inv));
     else if (inv.name === "find") append(hits, find(inv));
-    hits.push(...wipe(inv), ...deviceOverwrite(inv), ...recursivePermissions(inv), ...killAll(inv));
-    const of = inv.name === "dd" ? undefined : optionValue(inv.args, ["--output"]);
+    pushHit(hits, wipe(inv));
+    pushHit(hits, deviceOverwrite(inv));
+    pushHit(hits, recursivePermissions(inv));
+    pushHit(hits, killAll(inv));
+    const of = inv.name === "dd" ? undefined : optionValue(inv.args, OUTPUT_OPTION);
     if (of !== undefined && isBlockDevice(of))
       hits.push(hitOn(inv, "device-overwrite", Severity.CRITICAL, 0.9, "writes over a disk device"));
   }

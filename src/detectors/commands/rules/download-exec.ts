@@ -21,7 +21,20 @@ const FETCHERS: ReadonlySet<string> = new Set([
   "xh",
   "aria2c",
 ]);
-const INTERPRETERS = /^(python[0-9.]*|perl|ruby|node|nodejs|php|lua|Rscript)$/;
+const INTERPRETERS: ReadonlySet<string> = new Set([
+  "perl",
+  "ruby",
+  "node",
+  "nodejs",
+  "php",
+  "lua",
+  "Rscript",
+]);
+
+/** `python`, `python3.11`, `perl`, ...: programs that run a script named or read on standard input. */
+function isInterpreter(name: string): boolean {
+  return INTERPRETERS.has(name) || (name.startsWith("python") && /^python[0-9.]*$/.test(name));
+}
 const DECODERS: ReadonlySet<string> = new Set(["base64", "base32", "xxd", "openssl", "uudecode", "rev"]);
 
 function isFetcher(inv: Invocation): boolean {
@@ -35,7 +48,7 @@ function executesStdin(inv: Invocation): boolean {
     const script = operands(inv.args)[0];
     return script === undefined || script === "-" || script === "/dev/stdin";
   }
-  if (INTERPRETERS.test(inv.name)) {
+  if (isInterpreter(inv.name)) {
     const rest = operands(inv.args);
     return rest.length === 0 || rest[0] === "-";
   }
@@ -89,7 +102,7 @@ function savedFile(inv: Invocation): string | undefined {
 function runsFile(inv: Invocation, file: string): boolean {
   if (file === "") return false;
   if (inv.program.includes("/") && basename(inv.program) === file) return true;
-  if (isShell(inv.name) || INTERPRETERS.test(inv.name) || inv.name === "source" || inv.name === ".") {
+  if (isShell(inv.name) || isInterpreter(inv.name) || inv.name === "source" || inv.name === ".") {
     return operands(inv.args).some((a) => basename(a) === file);
   }
   return false;
@@ -116,7 +129,7 @@ export function downloadExec(analysis: Analysis): Hit[] {
   for (const inv of analysis.invocations) {
     const runsCode =
       isShell(inv.name) ||
-      INTERPRETERS.test(inv.name) ||
+      isInterpreter(inv.name) ||
       inv.name === "eval" ||
       inv.name === "source" ||
       inv.name === ".";

@@ -2,7 +2,7 @@ import { Severity } from "../../../../gen/guard/v1/types_pb.js";
 import { normalizePath } from "../paths.js";
 import { type Analysis, type Invocation, isShell } from "../shell/analyze.js";
 import { basename } from "../shell/wrappers.js";
-import { type Hit, hitOn, operands, optionValue, redirectWrites } from "./types.js";
+import { type Hit, hitOn, operands, optionValue, pushHit, redirectWrites } from "./types.js";
 
 /**
  * Indirect execution: a program made to run another program through a feature that is not its
@@ -176,7 +176,10 @@ function hookValues(inv: Invocation): string[] {
   return out;
 }
 
-function hookVariables(inv: Invocation): { name: string; value: string }[] {
+const NO_HOOK_VARIABLES: readonly { name: string; value: string }[] = [];
+
+function hookVariables(inv: Invocation): readonly { name: string; value: string }[] {
+  if (inv.assignments.length === 0) return NO_HOOK_VARIABLES;
   const out: { name: string; value: string }[] = [];
   for (const assignment of inv.assignments) {
     const eq = assignment.indexOf("=");
@@ -187,15 +190,15 @@ function hookVariables(inv: Invocation): { name: string; value: string }[] {
 }
 
 /** `sysctl kernel.core_pattern=|prog`: the kernel runs `prog` as root on every crash. */
-function kernelHooks(inv: Invocation): Hit[] {
-  if (inv.name !== "sysctl") return [];
+function kernelHooks(inv: Invocation): Hit | undefined {
+  if (inv.name !== "sysctl") return undefined;
   for (const a of inv.args) {
     const setting = a.replaceAll("/", ".").replace(/\s/g, "");
     if (setting.startsWith("kernel.core_pattern=|") || setting.startsWith("kernel.modprobe=")) {
-      return [hitOn(inv, "kernel-hook", Severity.HIGH, 0.85, "makes the kernel run a program as root")];
+      return hitOn(inv, "kernel-hook", Severity.HIGH, 0.85, "makes the kernel run a program as root");
     }
   }
-  return [];
+  return undefined;
 }
 
 /** Files the text writes into a temporary directory and then makes executable. */
@@ -203,7 +206,8 @@ function stagedExecutables(analysis: Analysis): Set<string> {
   const written = new Set<string>();
   const staged = new Set<string>();
   for (const inv of analysis.invocations) {
-    for (const w of redirectWrites(inv)) if (inTemp(w)) written.add(normalizePath(w));
+    if (inv.redirects.length > 0)
+      for (const w of redirectWrites(inv)) if (inTemp(w)) written.add(normalizePath(w));
     if ((inv.name === "cp" || inv.name === "mv" || inv.name === "tee") && operands(inv.args).length > 0) {
       const target = operands(inv.args).at(-1)!;
       if (inTemp(target)) written.add(normalizePath(target));
@@ -330,42 +334,46 @@ function sedExecutes(inv: Invocation): boolean {
   );
 }
 
-function unsafeModes(inv: Invocation): Hit[] {
+function unsafeModes(inv: Invocation): Hit | undefined {
   const troff = /^(g?pic|groff|g?troff|nroff|grog)$/.test(inv.name);
   if ((troff && inv.args.includes("-U")) || (inv.name === "dvips" && inv.args.includes("-R0"))) {
-    return [
-      hitOn(inv, "unsafe-mode", Severity.LOW, 0.5, `${inv.name} in a mode that lets documents run commands`),
-    ];
+    return hitOn(
+      inv,
+      "unsafe-mode",
+      Severity.LOW,
+      0.5,
+      `${inv.name} in a mode that lets documents run commands`,
+    );
   }
   if (sedExecutes(inv))
-    return [hitOn(inv, "sed-exec", Severity.MEDIUM, 0.7, "sed runs text as shell commands")];
-  return [];
+    return hitOn(inv, "sed-exec", Severity.MEDIUM, 0.7, "sed runs text as shell commands");
+  return undefined;
 }
 
-function detached(inv: Invocation): Hit[] {
+function detached(inv: Invocation): Hit | undefined {
   if (inv.name === "systemd-run") {
-    if (inv.args.some((a) => a.startsWith("--on-") || a.startsWith("--timer"))) return [];
+    if (inv.args.some((a) => a.startsWith("--on-") || a.startsWith("--timer"))) return undefined;
     if (inv.args.includes("-S") || inv.args.includes("--shell"))
-      return [
-        hitOn(inv, "systemd-run-shell", Severity.MEDIUM, 0.7, "systemd-run opens a shell as a service"),
-      ];
-    if (inv.args.includes("--user") || inv.args.includes("--scope")) return [];
+      return hitOn(inv, "systemd-run-shell", Severity.MEDIUM, 0.7, "systemd-run opens a shell as a service");
+    if (inv.args.includes("--user") || inv.args.includes("--scope")) return undefined;
     if (operands(inv.args).length > 0)
-      return [
-        hitOn(
-          inv,
-          "systemd-run",
-          Severity.LOW,
-          0.45,
-          "runs a command as a system service, outside this session",
-        ),
-      ];
+      return hitOn(
+        inv,
+        "systemd-run",
+        Severity.LOW,
+        0.45,
+        "runs a command as a system service, outside this session",
+      );
   }
   if (inv.name === "fzf" && inv.args.some((a) => a.startsWith("--listen")))
-    return [
-      hitOn(inv, "fzf-listen", Severity.LOW, 0.5, "fzf accepts actions, including commands, from a port"),
-    ];
-  return [];
+    return hitOn(
+      inv,
+      "fzf-listen",
+      Severity.LOW,
+      0.5,
+      "fzf accepts actions, including commands, from a port",
+    );
+  return undefined;
 }
 
 export function indirectExecution(analysis: Analysis): Hit[] {
@@ -398,7 +406,9 @@ export function indirectExecution(analysis: Analysis): Hit[] {
     const handed = handsOverStaged(inv, staged, dirs);
     if (handed !== undefined)
       hits.push(hitOn(inv, "staged-executable", Severity.MEDIUM, 0.7, `${inv.name} given ${handed} to run`));
-    hits.push(...kernelHooks(inv), ...unsafeModes(inv), ...detached(inv));
+    pushHit(hits, kernelHooks(inv));
+    pushHit(hits, unsafeModes(inv));
+    pushHit(hits, detached(inv));
   }
   for (const h of codeRunsCommands(analysis)) hits.push(h);
   return hits;

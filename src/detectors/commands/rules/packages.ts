@@ -34,11 +34,11 @@ function isPackageFile(arg: string): boolean {
 /** Package file operands of an install, or undefined when the command installs nothing. */
 function installs(inv: Invocation): readonly string[] | undefined {
   const a = inv.args;
-  const ops = operands(a);
+  // Operands are listed inside each case: most commands are none of these and need none.
   switch (inv.name) {
     case "dpkg":
       return a.some((x) => x === "-i" || x === "--install" || /^-[a-hj-zA-Z]*i[a-zA-Z]*$/.test(x))
-        ? ops
+        ? operands(a)
         : undefined;
     case "rpm": {
       const flags = flagSet(a);
@@ -47,7 +47,7 @@ function installs(inv: Invocation): readonly string[] | undefined {
         flags.has("-F") ||
         flags.has("--install") ||
         flags.has("--upgrade")
-        ? ops
+        ? operands(a)
         : undefined;
     }
     case "apt":
@@ -58,10 +58,12 @@ function installs(inv: Invocation): readonly string[] | undefined {
     case "pkg":
     case "opkg":
     case "snap":
-    case "apk":
+    case "apk": {
+      const ops = operands(a);
       return ops[0] === "install" || ops[0] === "localinstall" || ops[0] === "add" || ops[0] === "in"
         ? ops.slice(1)
         : undefined;
+    }
     default:
       return undefined;
   }

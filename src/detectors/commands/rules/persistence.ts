@@ -2,7 +2,7 @@ import { Severity } from "../../../../gen/guard/v1/types_pb.js";
 import { append } from "../append.js";
 import { normalizePath, type PersistenceKind, pathTokens, persistenceKind } from "../paths.js";
 import type { Analysis, Invocation } from "../shell/analyze.js";
-import { type Hit, hitOn, operands, READ_ONLY } from "./types.js";
+import { type Hit, hitOn, operands, pushHit, READ_ONLY, wordsInclude } from "./types.js";
 
 /**
  * Making something run again later: crontabs, cron directories, systemd units and init
@@ -51,38 +51,38 @@ const WEIGHT: Readonly<Record<PersistenceKind, readonly [Severity, number]>> = {
   hook: [Severity.MEDIUM, 0.6],
 };
 
-function crontab(inv: Invocation): Hit[] {
-  if (inv.name !== "crontab") return [];
+function crontab(inv: Invocation): Hit | undefined {
+  if (inv.name !== "crontab") return undefined;
   const listing = inv.args.includes("-l") && !inv.args.includes("-e");
   const removing = inv.args.includes("-r");
-  if (listing || removing) return [];
-  return [hitOn(inv, "crontab", Severity.HIGH, 0.8, "installs a crontab")];
+  if (listing || removing) return undefined;
+  return hitOn(inv, "crontab", Severity.HIGH, 0.8, "installs a crontab");
 }
 
-function systemdUserTimers(inv: Invocation): Hit[] {
-  if (inv.name !== "systemd-run") return [];
+function systemdUserTimers(inv: Invocation): Hit | undefined {
+  if (inv.name !== "systemd-run") return undefined;
   return inv.args.some((a) => a.startsWith("--on-") || a.startsWith("--timer"))
-    ? [hitOn(inv, "systemd-timer", Severity.HIGH, 0.7, "schedules a recurring command")]
-    : [];
+    ? hitOn(inv, "systemd-timer", Severity.HIGH, 0.7, "schedules a recurring command")
+    : undefined;
 }
 
 /** `echo cmd | at now`, `at -f job.sh 03:00`, `batch`: a command queued to run later, detached. */
-function atJobs(inv: Invocation): Hit[] {
-  if (inv.name !== "at" && inv.name !== "batch") return [];
+function atJobs(inv: Invocation): Hit | undefined {
+  if (inv.name !== "at" && inv.name !== "batch") return undefined;
   const queries = ["-l", "-r", "-d", "-c", "-V", "--help"];
-  if (inv.args.some((a) => queries.includes(a))) return [];
-  if (inv.name === "at" && operands(inv.args).length === 0) return [];
-  return [hitOn(inv, "at-job", Severity.MEDIUM, 0.7, `schedules a command with ${inv.name}`)];
+  if (inv.args.some((a) => queries.includes(a))) return undefined;
+  if (inv.name === "at" && operands(inv.args).length === 0) return undefined;
+  return hitOn(inv, "at-job", Severity.MEDIUM, 0.7, `schedules a command with ${inv.name}`);
 }
 
 /** `systemctl link /tmp/x.service`, `systemctl enable /path/x.service`: a unit installed from a file. */
-function unitFromFile(inv: Invocation): Hit[] {
-  if (inv.name !== "systemctl") return [];
+function unitFromFile(inv: Invocation): Hit | undefined {
+  if (inv.name !== "systemctl") return undefined;
   const ops = operands(inv.args);
-  if (ops[0] !== "link" && ops[0] !== "enable") return [];
+  if (ops[0] !== "link" && ops[0] !== "enable") return undefined;
   return ops.slice(1).some((u) => u.includes("/"))
-    ? [hitOn(inv, "persistence-service", Severity.HIGH, 0.75, "installs a systemd unit from a file")]
-    : [];
+    ? hitOn(inv, "persistence-service", Severity.HIGH, 0.75, "installs a systemd unit from a file")
+    : undefined;
 }
 
 /** Options of otherwise read-only programs that write a file. */
@@ -159,7 +159,12 @@ function namedPaths(inv: Invocation): string[] {
 export function persistence(analysis: Analysis): Hit[] {
   const hits: Hit[] = [];
   for (const inv of analysis.invocations) {
-    hits.push(...crontab(inv), ...systemdUserTimers(inv), ...atJobs(inv), ...unitFromFile(inv));
+    pushHit(hits, crontab(inv));
+    pushHit(hits, systemdUserTimers(inv));
+    pushHit(hits, atJobs(inv));
+    pushHit(hits, unitFromFile(inv));
+    // Every persistence path has a slash, and each path named is a word, part of one or a redirection target.
+    if (!wordsInclude(inv, "/") && !inv.redirects.some((r) => r.target.text.includes("/"))) continue;
     for (const path of namedPaths(inv)) {
       const kind = persistenceKind(path);
       if (kind === undefined) continue;

@@ -2,7 +2,7 @@ import { Severity } from "../../../../gen/guard/v1/types_pb.js";
 import { append } from "../append.js";
 import { isPrivilegeFile, isShellPath, normalizePath } from "../paths.js";
 import { type Analysis, type Invocation, isShell, shellCommandString } from "../shell/analyze.js";
-import { type Hit, hitOn, operands, optionValue, READ_ONLY, redirectWrites } from "./types.js";
+import { type Hit, hitOn, operands, optionValue, pushHit, READ_ONLY, redirectWrites } from "./types.js";
 
 /**
  * Gaining privileges: set-uid bits, edits of sudoers or the account databases, joining
@@ -19,27 +19,25 @@ function modeSet(inv: Invocation): string | undefined {
   return undefined;
 }
 
-function setuid(inv: Invocation): Hit[] {
+function setuid(inv: Invocation): Hit | undefined {
   const mode = modeSet(inv);
-  if (mode === undefined) return [];
+  if (mode === undefined) return undefined;
   const symbolic = /^[ugoa]*[+=][rwxXt]*s/.test(mode);
   const numeric = /^[0-7]?[2467][0-7]{3}$/.test(mode);
-  if (!symbolic && !numeric) return [];
+  if (!symbolic && !numeric) return undefined;
   const shells = operands(inv.args)
     .slice(inv.name === "chmod" ? 1 : 0)
     .some((t) => isShellPath(t) || isShell(t.slice(t.lastIndexOf("/") + 1)));
-  return [
-    hitOn(
-      inv,
-      "setuid",
-      shells ? Severity.CRITICAL : Severity.HIGH,
-      shells ? 0.95 : 0.8,
-      "sets the set-uid/set-gid bit",
-    ),
-  ];
+  return hitOn(
+    inv,
+    "setuid",
+    shells ? Severity.CRITICAL : Severity.HIGH,
+    shells ? 0.95 : 0.8,
+    "sets the set-uid/set-gid bit",
+  );
 }
 
-function groups(inv: Invocation): Hit[] {
+function groups(inv: Invocation): Hit | undefined {
   const args = inv.args;
   let group: string | undefined;
   if (inv.name === "usermod" || inv.name === "useradd") {
@@ -49,7 +47,7 @@ function groups(inv: Invocation): Hit[] {
       (args.includes("-o") || args.includes("--non-unique")) &&
       args.some((a, j) => a === "-u" && args[j + 1] === "0")
     ) {
-      return [hitOn(inv, "uid-zero-user", Severity.CRITICAL, 0.9, "creates a second uid-0 account")];
+      return hitOn(inv, "uid-zero-user", Severity.CRITICAL, 0.9, "creates a second uid-0 account");
     }
   } else if (inv.name === "gpasswd" && args.includes("-a")) {
     group = operands(args)[1];
@@ -58,11 +56,11 @@ function groups(inv: Invocation): Hit[] {
     group = ops.length === 2 ? ops[1] : undefined;
   }
   return group !== undefined && ADMIN_GROUPS.test(group)
-    ? [hitOn(inv, "admin-group", Severity.HIGH, 0.85, `adds a user to the ${group} group`)]
-    : [];
+    ? hitOn(inv, "admin-group", Severity.HIGH, 0.85, `adds a user to the ${group} group`)
+    : undefined;
 }
 
-function privilegeFileWrites(inv: Invocation): Hit[] {
+function privilegeFileWrites(inv: Invocation): Hit | undefined {
   const targets = redirectWrites(inv);
   if (inv.name === "tee") append(targets, operands(inv.args));
   if (
@@ -73,109 +71,91 @@ function privilegeFileWrites(inv: Invocation): Hit[] {
   }
   if (inv.name === "sed" && inv.args.some((a) => a.startsWith("-i") || a === "--in-place"))
     append(targets, operands(inv.args).slice(1));
-  if (inv.name === "visudo") return [hitOn(inv, "sudoers-edit", Severity.HIGH, 0.6, "edits sudoers")];
+  if (inv.name === "visudo") return hitOn(inv, "sudoers-edit", Severity.HIGH, 0.6, "edits sudoers");
   if (inv.name === "passwd" && operands(inv.args)[0] === "root")
-    return [hitOn(inv, "root-password", Severity.HIGH, 0.7, "changes the root password")];
+    return hitOn(inv, "root-password", Severity.HIGH, 0.7, "changes the root password");
   const fed = inv.position > 0 || inv.redirects.some((r) => r.op === "<<<" || r.op === "<<" || r.op === "<");
   if ((inv.name === "passwd" && fed) || inv.name === "chpasswd")
-    return [hitOn(inv, "scripted-password", Severity.MEDIUM, 0.65, "sets an account password from a script")];
+    return hitOn(inv, "scripted-password", Severity.MEDIUM, 0.65, "sets an account password from a script");
   const hit = targets.find(isPrivilegeFile);
   if (hit !== undefined) {
-    return [hitOn(inv, "privilege-file-write", Severity.CRITICAL, 0.9, `modifies ${normalizePath(hit)}`)];
+    return hitOn(inv, "privilege-file-write", Severity.CRITICAL, 0.9, `modifies ${normalizePath(hit)}`);
   }
   if ((inv.name === "echo" || inv.name === "printf") && inv.args.some((a) => a.includes("NOPASSWD"))) {
-    return [hitOn(inv, "nopasswd", Severity.HIGH, 0.8, "writes a password-less sudo rule")];
+    return hitOn(inv, "nopasswd", Severity.HIGH, 0.8, "writes a password-less sudo rule");
   }
-  return [];
+  return undefined;
 }
 
-function capabilities(inv: Invocation): Hit[] {
-  if (inv.name !== "setcap") return [];
+function capabilities(inv: Invocation): Hit | undefined {
+  if (inv.name !== "setcap") return undefined;
   return inv.args.some((a) => /cap_(setuid|setgid|sys_admin|dac_override|dac_read_search|sys_ptrace)/.test(a))
-    ? [hitOn(inv, "setcap", Severity.HIGH, 0.85, "grants a privileged capability to a program")]
-    : [];
+    ? hitOn(inv, "setcap", Severity.HIGH, 0.85, "grants a privileged capability to a program")
+    : undefined;
 }
 
 /** `sudo -i`, `sudo su`, `sudo bash`: an interactive root shell. */
-function rootShell(inv: Invocation): Hit[] {
-  if (!inv.elevated) return [];
+function rootShell(inv: Invocation): Hit | undefined {
+  if (!inv.elevated) return undefined;
   const interactive =
     inv.name === "" ||
     inv.name === "su" ||
     (isShell(inv.name) && shellCommandString(inv.args) === undefined && operands(inv.args).length === 0);
   return interactive
-    ? [hitOn(inv, "root-shell", Severity.MEDIUM, 0.6, "opens an interactive root shell")]
-    : [];
+    ? hitOn(inv, "root-shell", Severity.MEDIUM, 0.6, "opens an interactive root shell")
+    : undefined;
 }
 
 /** Other programs run through sudo that are given a shell to start (GTFOBins sudo escapes). */
-function sudoEscape(inv: Invocation): Hit[] {
-  if (!inv.elevated || isShell(inv.name) || READ_ONLY.has(inv.name) || inv.name === "") return [];
+function sudoEscape(inv: Invocation): Hit | undefined {
+  if (!inv.elevated || isShell(inv.name) || READ_ONLY.has(inv.name) || inv.name === "") return undefined;
   return inv.args.some((a) => isShellPath(a) || /(^|[\s!'"(;])\/bin\/(ba)?sh([\s'");]|$)/.test(a))
-    ? [hitOn(inv, "sudo-shell-escape", Severity.HIGH, 0.85, `${inv.name} run as root spawns a shell`)]
-    : [];
+    ? hitOn(inv, "sudo-shell-escape", Severity.HIGH, 0.85, `${inv.name} run as root spawns a shell`)
+    : undefined;
 }
 
 /** `git apply --unsafe-paths`: a patch allowed to write outside the repository, anywhere. */
-function unsafePatch(inv: Invocation): Hit[] {
+function unsafePatch(inv: Invocation): Hit | undefined {
   return inv.name === "git" && inv.args.includes("apply") && inv.args.includes("--unsafe-paths")
-    ? [hitOn(inv, "unsafe-patch", Severity.MEDIUM, 0.7, "git apply allowed to write outside the repository")]
-    : [];
+    ? hitOn(inv, "unsafe-patch", Severity.MEDIUM, 0.7, "git apply allowed to write outside the repository")
+    : undefined;
 }
 
 /** `dosbox -c 'mount c /'`: an emulator given the host's root file system to read and write. */
-function emulatorRootMount(inv: Invocation): Hit[] {
-  if (inv.name !== "dosbox") return [];
+function emulatorRootMount(inv: Invocation): Hit | undefined {
+  if (inv.name !== "dosbox") return undefined;
   const mounts = inv.args.some((a) => {
     const words = a.trim().split(/\s+/);
     return words[0]?.toLowerCase() === "mount" && words[2] === "/";
   });
   return mounts
-    ? [
-        hitOn(
-          inv,
-          "host-root-mount",
-          Severity.MEDIUM,
-          0.7,
-          "mounts the host root file system into an emulator",
-        ),
-      ]
-    : [];
+    ? hitOn(inv, "host-root-mount", Severity.MEDIUM, 0.7, "mounts the host root file system into an emulator")
+    : undefined;
 }
 
 const CONTAINER_TOOLS: ReadonlySet<string> = new Set(["docker", "podman", "nerdctl", "ctr", "lxc", "incus"]);
 
 /** A container given the host's root file system (`-v /:/mnt`, `source=/`): root on the host. */
-function hostRootMount(inv: Invocation): Hit[] {
-  if (!CONTAINER_TOOLS.has(inv.name)) return [];
+function hostRootMount(inv: Invocation): Hit | undefined {
+  if (!CONTAINER_TOOLS.has(inv.name)) return undefined;
   const mountsRoot = inv.args.some((a) => a.startsWith("/:/") || /(^|,)(src|source)=\/(,|$)/.test(a));
   return mountsRoot
-    ? [
-        hitOn(
-          inv,
-          "host-root-mount",
-          Severity.HIGH,
-          0.85,
-          "mounts the host root file system into a container",
-        ),
-      ]
-    : [];
+    ? hitOn(inv, "host-root-mount", Severity.HIGH, 0.85, "mounts the host root file system into a container")
+    : undefined;
 }
 
 export function privilege(analysis: Analysis): Hit[] {
   const hits: Hit[] = [];
   for (const inv of analysis.invocations) {
-    hits.push(
-      ...setuid(inv),
-      ...groups(inv),
-      ...privilegeFileWrites(inv),
-      ...capabilities(inv),
-      ...rootShell(inv),
-      ...sudoEscape(inv),
-      ...hostRootMount(inv),
-      ...unsafePatch(inv),
-      ...emulatorRootMount(inv),
-    );
+    pushHit(hits, setuid(inv));
+    pushHit(hits, groups(inv));
+    pushHit(hits, privilegeFileWrites(inv));
+    pushHit(hits, capabilities(inv));
+    pushHit(hits, rootShell(inv));
+    pushHit(hits, sudoEscape(inv));
+    pushHit(hits, hostRootMount(inv));
+    pushHit(hits, unsafePatch(inv));
+    pushHit(hits, emulatorRootMount(inv));
   }
   return hits;
 }

@@ -1,7 +1,7 @@
 import { Severity } from "../../../../gen/guard/v1/types_pb.js";
 import { append } from "../append.js";
 import { type Analysis, type Invocation, isShell } from "../shell/analyze.js";
-import { type Hit, hitOn, operands } from "./types.js";
+import { type Hit, hitOn, operands, pushHit } from "./types.js";
 
 /**
  * Reverse and bind shells: a shell whose input and output are a network connection. Seen as
@@ -28,9 +28,15 @@ function isNetClient(inv: Invocation): boolean {
   return inv.name !== "openssl" || inv.args.some((a) => a === "s_client" || a === "s_server");
 }
 
+function mentionsDevTcp(text: string): boolean {
+  // One scan for the common prefix first: nearly every word lacks it.
+  return text.includes("/dev/") && (text.includes("/dev/tcp/") || text.includes("/dev/udp/"));
+}
+
 function usesDevTcp(inv: Invocation): boolean {
-  const mentions = (t: string): boolean => t.includes("/dev/tcp/") || t.includes("/dev/udp/");
-  return inv.redirects.some((r) => mentions(r.target.text)) || inv.args.some(mentions);
+  for (const r of inv.redirects) if (mentionsDevTcp(r.target.text)) return true;
+  for (const a of inv.args) if (mentionsDevTcp(a)) return true;
+  return false;
 }
 
 function netcatExec(inv: Invocation): boolean {
@@ -97,7 +103,8 @@ const TUNNEL_QUERIES: ReadonlySet<string> = new Set([
   "rename",
 ]);
 
-function tunnels(inv: Invocation): Hit[] {
+function tunnels(inv: Invocation): Hit | undefined {
+  if (inv.name !== "code" && inv.name !== "ngrok" && inv.name !== "tailscale") return undefined;
   const ops = operands(inv.args);
   const reason =
     inv.name === "code" && ops[0] === "tunnel" && !TUNNEL_QUERIES.has(ops[1] ?? "")
@@ -107,7 +114,7 @@ function tunnels(inv: Invocation): Hit[] {
         : inv.name === "tailscale" && ops[0] === "funnel"
           ? "exposes a local service to the internet"
           : undefined;
-  return reason === undefined ? [] : [hitOn(inv, "tunnel", Severity.MEDIUM, 0.7, reason)];
+  return reason === undefined ? undefined : hitOn(inv, "tunnel", Severity.MEDIUM, 0.7, reason);
 }
 
 export function remoteShells(analysis: Analysis): Hit[] {
@@ -130,7 +137,7 @@ export function remoteShells(analysis: Analysis): Hit[] {
       hits.push(
         hitOn(inv, "socat-exec", Severity.CRITICAL, 0.95, "socat executing a program for a network peer"),
       );
-    append(hits, tunnels(inv));
+    pushHit(hits, tunnels(inv));
     if (inv.name === "mkfifo" || (inv.name === "mknod" && inv.args.includes("p"))) fifo = inv;
   }
   for (const p of analysis.pipelines) {

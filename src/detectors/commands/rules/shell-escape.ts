@@ -76,8 +76,11 @@ function spawnsShell(inv: Invocation): boolean {
   }
   if (EXEMPT.has(inv.name)) return false;
   // `-H/bin/sh`: a shell given as the value of a one-letter option.
+  // All three shapes hold a slash; most arguments have none.
   return inv.args.some(
-    (a) => isShellPath(a) || mentionsShell(a) || (/^-[A-Za-z]\//.test(a) && mentionsShell(a.slice(2))),
+    (a) =>
+      a.includes("/") &&
+      (isShellPath(a) || mentionsShell(a) || (/^-[A-Za-z]\//.test(a) && mentionsShell(a.slice(2)))),
   );
 }
 
@@ -108,7 +111,6 @@ function editorShell(inv: Invocation): boolean {
  */
 function opensShell(inv: Invocation): string | undefined {
   const a = inv.args;
-  const ops = operands(a);
   switch (inv.name) {
     case "screen":
       // Bare only: `screen -r`, `screen -ls`, `screen -S name cmd` manage sessions.
@@ -123,14 +125,18 @@ function opensShell(inv: Invocation): string | undefined {
     case "capsh":
       return a.at(-1) === "--" ? "capsh starts a shell" : undefined;
     case "sg":
-      return ops.length === 1 && !a.includes("-c") ? "sg starts a shell with another group" : undefined;
+      return operands(a).length === 1 && !a.includes("-c")
+        ? "sg starts a shell with another group"
+        : undefined;
     case "newgrp":
       return "newgrp starts a shell with another group";
     case "ansible-test":
       return a[0] === "shell" && !a.includes("--") ? "ansible-test opens a shell" : undefined;
     case "tclsh":
     case "wish":
-      return ops.length === 0 && inv.pipelineSize === 1 && !inv.redirects.some((r) => r.op.startsWith("<"))
+      return operands(a).length === 0 &&
+        inv.pipelineSize === 1 &&
+        !inv.redirects.some((r) => r.op.startsWith("<"))
         ? `${inv.name} starts an interactive Tcl shell, which runs system commands`
         : undefined;
     default:

@@ -29,6 +29,11 @@ export function hitOn(
   return { rule, severity, score, start: span.start, end: span.end, reason };
 }
 
+/** Adds `hit` to `hits` when a check found one (checks that find at most one return it or undefined). */
+export function pushHit(hits: Hit[], hit: Hit | undefined): void {
+  if (hit !== undefined) hits.push(hit);
+}
+
 /** Redirection targets the command writes to (`>`, `>>`, `&>`, `>|`). */
 export function redirectWrites(inv: Invocation): string[] {
   const out: string[] = [];
@@ -37,6 +42,12 @@ export function redirectWrites(inv: Invocation): string[] {
       out.push(r.target.text);
   }
   return out;
+}
+
+/** Some word of the command (wrappers, program, arguments) contains `part`. */
+export function wordsInclude(inv: Invocation, part: string): boolean {
+  for (const w of inv.words) if (w.includes(part)) return true;
+  return false;
 }
 
 /** Short options given together (`-rf`) or apart, and long options, as one set. */
@@ -67,7 +78,9 @@ export function optionValue(args: readonly string[], names: readonly string[]): 
     const a = args[k]!;
     for (const n of names) {
       if (a === n) return args[k + 1];
-      if (n.startsWith("--") && a.startsWith(`${n}=`)) return a.slice(n.length + 1);
+      // `a` starts with `${n}=`, tested without building that string for every argument.
+      if (n.startsWith("--") && a.charCodeAt(n.length) === 0x3d && a.startsWith(n))
+        return a.slice(n.length + 1);
       if (!n.startsWith("--") && n.length === 2 && a.startsWith(n) && a.length > 2) return a.slice(2);
     }
   }

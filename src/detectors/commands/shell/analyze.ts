@@ -114,7 +114,8 @@ const INLINE_CODE: ReadonlyMap<string, ReadonlySet<string>> = new Map([
 ]);
 
 function interpreterName(name: string): string {
-  // python3.11 -> python3
+  // python3.11 -> python3; the test on the prefix spares the regex for every other name.
+  if (!name.startsWith("python")) return name;
   const m = /^(python[23]?)\.[0-9]+$/.exec(name);
   return m ? m[1]! : name;
 }
@@ -201,10 +202,10 @@ class Analyzer {
     for (const pipeline of script.pipelines) {
       const index = this.pipelines.length;
       const members: Invocation[] = [];
-      pipeline.commands.forEach((command, position) => {
-        const found = this.invocationsOf(command, position, pipeline.commands.length, index, nesting);
-        append(members, found);
-      });
+      const size = pipeline.commands.length;
+      for (let position = 0; position < size; position++) {
+        this.invocationsOf(members, pipeline.commands[position]!, position, size, index, nesting);
+      }
       this.pipelines.push({ invocations: members, start: pipeline.start, end: pipeline.end });
       append(this.invocations, members);
       this.feedThrough(pipeline.commands, members, nesting);
@@ -235,14 +236,15 @@ class Analyzer {
     }
   }
 
-  /** The invocation of a simple command, plus one for each `find -exec` it carries. */
+  /** Adds to `out` the invocation of a simple command, plus one for each `find -exec` it carries. */
   private invocationsOf(
+    out: Invocation[],
     command: SimpleCommand,
     position: number,
     size: number,
     pipeline: number,
     nesting: number,
-  ): Invocation[] {
+  ): void {
     const words = withoutReservedWords(command.words);
     const texts = words.map((w) => w.text);
     const unwrapped = unwrap(texts);
@@ -268,7 +270,7 @@ class Analyzer {
       start: command.start,
       end: command.end,
     };
-    const result = [invocation];
+    out.push(invocation);
     this.nested(invocation, nesting);
     if (invocation.name === "find") {
       const args = invocation.args;
@@ -289,12 +291,11 @@ class Analyzer {
           redirects: [],
           elevated: invocation.elevated || innerWrapped.elevated,
         };
-        result.push(execInvocation);
+        out.push(execInvocation);
         this.nested(execInvocation, nesting);
         k = end;
       }
     }
-    return result;
   }
 
   /** Text run by the invocation that is itself shell or interpreter code. */

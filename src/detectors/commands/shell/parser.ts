@@ -360,11 +360,12 @@ class Parser {
   private tryRedirect(command: SimpleCommand, close: number, depth: number): boolean {
     const start = this.i;
     let k = this.i;
-    let fd = "";
     while (isDigit(this.at(k))) k++;
-    if (k > start) fd = this.src.slice(start, k);
-    let op: string;
     const c = this.at(k);
+    // Most words are not redirections: give up before cutting out a descriptor (`2024-01-01`).
+    if (c !== GT && c !== LT && !(c === AMP && k === start)) return false;
+    let fd = k > start ? this.src.slice(start, k) : "";
+    let op: string;
     const n1 = this.at(k + 1);
     const n2 = this.at(k + 2);
     if (fd === "" && c === AMP && n1 === GT) {

@@ -78,11 +78,14 @@ export interface Unwrapped {
   readonly assignments: readonly number[];
 }
 
+/** Most commands run their first word; one shared answer spares an object per command. */
+const NOT_WRAPPED: Unwrapped = { index: 0, elevated: false, assignments: NO_INDEXES };
+
 /** Peels wrappers off `words` (already quote-removed); bounded by the number of words. */
 export function unwrap(words: readonly string[]): Unwrapped {
   let k = 0;
   let elevated = false;
-  if (!WRAPPERS.has(basename(words[0] ?? ""))) return { index: 0, elevated, assignments: NO_INDEXES };
+  if (!WRAPPERS.has(basename(words[0] ?? ""))) return NOT_WRAPPED;
   const assignments: number[] = [];
   while (k < words.length) {
     const name = basename(words[k] ?? "");
