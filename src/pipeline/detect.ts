@@ -88,7 +88,6 @@ export async function detectAll(
       : {
           session: undefined,
           segments,
-          at: 0,
           speaking: [],
           units: unitsOf(segments).map((unit) => ({ unit, results: new Array(set.size).fill(undefined) })),
           slots: [],

@@ -4,6 +4,7 @@ import {
   type Finding,
   type Segment,
 } from "../../gen/guard/v1/types_pb.js";
+import { matchRun, nextRun, type RunMatch, type SessionRun } from "./session-run.js";
 
 /**
  * Incremental judging (DESIGN.md decision 5). Every step/request repeats the whole
@@ -14,14 +15,13 @@ import {
  * their string's path). What a unit was judged as is known at two levels, both per
  * organization:
  *
- * - By session: the messages of the session's last request, in order, each with its
- *   conversation digest, the layout of its segments (paths, channels, tools, calls, argument
- *   keys: everything but the texts) and the findings of its units that had any. A request
- *   that repeats them (the history a conversation re-sends) is matched message by message:
- *   same digest and same layout mean the same segments, because a message's digest covers
- *   every text it contributes (test/unit/decompose/digest-coverage.test.ts). The history's
- *   texts are not read again: decomposition already read them once to digest them. The
- *   matched run is recalled whole; only what follows it is looked up one unit at a time.
+ * - By session (session-run.ts): the messages of the session's last request, in order, each
+ *   with its conversation digest, its segments' channels and addressability, and the findings
+ *   of its units that had any. A request that repeats them (the history a conversation
+ *   re-sends) is matched message by message on those, without reading the history's texts
+ *   again: decomposition already read them once to digest them, and a digest covers every
+ *   text its message contributes. The matched run is recalled whole; only what follows it is
+ *   looked up one unit at a time.
  * - By text: each unit's text, then the segment facts a detector may read (channel,
  *   addressability, tool, argument keys, event kind) and the detector set (names, versions,
  *   channels), holding every detector's findings in one entry. A hit is re-addressed to the
@@ -66,38 +66,6 @@ export interface JudgedUnit {
   readonly results: UnitResults;
 }
 
-/**
- * The layout of one message's segments, everything but their texts, kept in flat arrays so
- * that a later request's copy is compared without visiting one stored object per segment:
- * channel, addressability and message index in `facts` (three per segment), then the strings
- * a finding carries or a detector reads besides the text.
- */
-interface Layout {
-  readonly count: number;
-  readonly facts: Int32Array;
-  readonly paths: readonly string[];
-  readonly toolNames: readonly string[];
-  readonly callIds: readonly string[];
-  readonly argumentKeys: readonly string[];
-}
-
-/** A message of a session's last request: its digest, its layout, its units that had findings. */
-interface StoredMessage {
-  readonly digest: string;
-  readonly layout: Layout;
-  /** Units of the message some detector found something in, with every detector's findings. */
-  readonly speaking: readonly JudgedUnit[];
-  /** Bytes of this message and every message before it in the session's list (a message keeps its place). */
-  readonly upTo: number;
-}
-
-/** The messages of a session's last request. */
-interface SessionEntry {
-  readonly set: string;
-  readonly messages: readonly StoredMessage[];
-  readonly bytes: number;
-}
-
 /** A unit's place at the text level; `complete` when every detector's answer was found there. */
 interface TextSlot {
   readonly text: string;
@@ -125,11 +93,10 @@ export interface MemoScope {
 
 /** What `recall` found, handed back to `remember` once the detectors have filled the gaps. */
 export interface Recall {
-  /** The body's first messages repeat the first `count` messages of the session's last request. */
-  readonly session: { readonly entry: SessionEntry; readonly count: number } | undefined;
-  /** The body's segments, and where the units after the recalled messages start. */
+  /** The session's last request, and how many of its first messages this body repeats. */
+  readonly session: { readonly run: SessionRun; readonly match: RunMatch } | undefined;
+  /** The body's segments. */
   readonly segments: readonly Segment[];
-  readonly at: number;
   /** Of those, the ones with findings, addressed to this body, in body order. */
   readonly speaking: JudgedUnit[];
   /** Every unit after them, in body order, with gaps where the text level knew nothing. */
@@ -139,14 +106,10 @@ export interface Recall {
 }
 
 const EMPTY: readonly Finding[] = Object.freeze([]);
-/** What a unit of the session level costs beyond its text (path, arrays, objects). */
-const UNIT_OVERHEAD = 96;
-/** What a message of the session level costs beyond its layout and units (digest, arrays, objects). */
-const MESSAGE_OVERHEAD = 256;
 
 export class DetectionMemo {
   readonly #texts = new Map<string, Map<string, TextEntry>>();
-  readonly #sessions = new Map<string, Map<string, SessionEntry>>();
+  readonly #sessions = new Map<string, Map<string, SessionRun>>();
   #textBytes = 0;
   #sessionBytes = 0;
   /** Units recalled by text. */
@@ -179,27 +142,16 @@ export class DetectionMemo {
   recall(scope: MemoScope, segments: readonly Segment[]): Recall {
     let at = 0;
     let session: Recall["session"];
-    const speaking: JudgedUnit[] = [];
+    let speaking: JudgedUnit[] = [];
     const previous = this.#session(scope);
-    const conversation = scope.conversation ?? [];
-    if (previous) {
-      let count = 0;
-      const limit = Math.min(previous.messages.length, conversation.length);
-      while (count < limit) {
-        const stored = previous.messages[count]!;
-        const entry = conversation[count]!;
-        if (
-          entry.digest !== stored.digest ||
-          entry.segments !== stored.layout.count ||
-          !sameLayout(stored.layout, segments, at)
-        )
-          break;
-        for (const unit of stored.speaking) speaking.push(unit);
-        at += stored.layout.count;
-        count++;
+    if (previous && scope.conversation) {
+      const match = matchRun(previous, scope.conversation, segments);
+      if (match.count > 0) {
+        session = { run: previous, match };
+        speaking = match.speaking;
+        at = match.at;
       }
-      if (count > 0) session = { entry: previous, count };
-      this.sessionHits += count;
+      this.sessionHits += match.count;
     }
     const units: JudgedUnit[] = [];
     const slots: TextSlot[] = [];
@@ -217,7 +169,7 @@ export class DetectionMemo {
       slots.push(slot);
       units.push({ unit, results: readdressed(known, unit, scope.set.size) });
     }
-    return { session, segments, at, speaking, units, slots };
+    return { session, segments, speaking, units, slots };
   }
 
   /**
@@ -238,10 +190,10 @@ export class DetectionMemo {
     return this.maxBytes > 0 && !!scope.sessionId && scope.kind === EventKind.STEP_REQUEST;
   }
 
-  #session(scope: MemoScope): SessionEntry | undefined {
+  #session(scope: MemoScope): SessionRun | undefined {
     if (!this.#sessionLevel(scope)) return undefined;
-    const entry = this.#sessions.get(scope.orgId)?.get(scope.sessionId ?? "");
-    return entry && entry.set === scope.set.key ? entry : undefined;
+    const run = this.#sessions.get(scope.orgId)?.get(scope.sessionId ?? "");
+    return run && run.set === scope.set.key ? run : undefined;
   }
 
   #rememberText(orgId: string, slot: TextSlot, results: UnitResults): void {
@@ -270,102 +222,28 @@ export class DetectionMemo {
     const sessionId = scope.sessionId ?? "";
     let sessions = this.#sessions.get(orgId);
     const old = sessions?.get(sessionId);
-    // The recalled run keeps its messages (same objects, same places): one copy of the array.
-    const kept = recall.session?.count ?? 0;
-    const messages: StoredMessage[] = recall.session ? recall.session.entry.messages.slice(0, kept) : [];
-    let bytes = messages.at(-1)?.upTo ?? 0;
-    const conversation = scope.conversation ?? [];
-    // The units after the run, in body order, belong to the messages after it, in order:
-    // a unit is one path, and a path lies inside one message.
-    let u = 0;
-    let at = recall.at;
-    for (let m = kept; m < conversation.length; m++) {
-      const entry = conversation[m]!;
-      const units: JudgedUnit[] = [];
-      let left = entry.segments;
-      while (left > 0 && u < recall.units.length) {
-        const judged = recall.units[u++]!;
-        units.push(judged);
-        left -= judged.unit.segments.length;
-      }
-      // Only messages every detector has answered for are recalled whole: the session level
-      // ends at the first gap, and what follows is looked up by text next time.
-      if (left !== 0 || !units.every((j) => j.results.every((r) => r !== undefined))) break;
-      const layout = layoutOf(recall.segments, at, entry.segments);
-      const speaking = units.filter((j) => j.results.some((r) => r !== undefined && r.length > 0));
-      bytes += MESSAGE_OVERHEAD + layoutBytes(layout);
-      for (const j of speaking) bytes += unitBytes(j.unit);
-      messages.push({ digest: entry.digest, layout, speaking, upTo: bytes });
-      at += entry.segments;
-    }
+    const run = nextRun(
+      scope.set.key,
+      recall.session?.run,
+      recall.session?.match,
+      scope.conversation ?? [],
+      recall.segments,
+      recall.units,
+    );
     if (old && sessions) {
       sessions.delete(sessionId);
       this.#sessionBytes -= old.bytes;
     }
     // Too large to keep whole: nothing is kept rather than a run that could never grow.
-    if (bytes > this.maxBytes / 4) return;
+    if (run.bytes > this.maxBytes / 4) return;
     if (!sessions) {
       sessions = new Map();
       this.#sessions.set(orgId, sessions);
     }
-    sessions.set(sessionId, { set: scope.set.key, messages, bytes });
-    this.#sessionBytes += bytes;
+    sessions.set(sessionId, run);
+    this.#sessionBytes += run.bytes;
     this.#sessionBytes = evict(this.#sessions, sessions, this.#sessionBytes, this.maxBytes / 2);
   }
-}
-
-/** The layout of the `count` segments from `at`. */
-function layoutOf(segments: readonly Segment[], at: number, count: number): Layout {
-  const facts = new Int32Array(count * 3);
-  const paths: string[] = [];
-  const toolNames: string[] = [];
-  const callIds: string[] = [];
-  const argumentKeys: string[] = [];
-  for (let k = 0; k < count; k++) {
-    const s = segments[at + k]!;
-    facts[k * 3] = s.channel;
-    facts[k * 3 + 1] = s.addressable ? 1 : 0;
-    facts[k * 3 + 2] = s.messageIndex;
-    paths.push(s.path);
-    toolNames.push(s.toolName);
-    callIds.push(s.callId);
-    argumentKeys.push(s.argumentKey);
-  }
-  return { count, facts, paths, toolNames, callIds, argumentKeys };
-}
-
-/** Whether the segments from `at` are laid out as `layout` says (texts aside: the digest covers them). */
-function sameLayout(layout: Layout, segments: readonly Segment[], at: number): boolean {
-  const { count, facts, paths, toolNames, callIds, argumentKeys } = layout;
-  if (at + count > segments.length) return false;
-  for (let k = 0; k < count; k++) {
-    const s = segments[at + k]!;
-    if (
-      s.channel !== facts[k * 3] ||
-      (s.addressable ? 1 : 0) !== facts[k * 3 + 1] ||
-      s.messageIndex !== facts[k * 3 + 2] ||
-      s.path !== paths[k] ||
-      s.toolName !== toolNames[k] ||
-      s.callId !== callIds[k] ||
-      s.argumentKey !== argumentKeys[k]
-    )
-      return false;
-  }
-  return true;
-}
-
-/** What a layout holds: its arrays and the strings they point to (shared with the segments). */
-function layoutBytes(layout: Layout): number {
-  let bytes = layout.facts.byteLength + layout.count * 4 * 8;
-  for (let k = 0; k < layout.count; k++) {
-    bytes +=
-      (layout.paths[k]!.length +
-        layout.toolNames[k]!.length +
-        layout.callIds[k]!.length +
-        layout.argumentKeys[k]!.length) *
-      2;
-  }
-  return bytes;
 }
 
 /** The text-level key of a unit: its text, then the facts a detector may read. */
@@ -390,14 +268,6 @@ function readdressed(known: UnitResults | undefined, unit: Unit, size: number): 
     if (first.path === unit.path && first.callId === callId) return findings;
     return findings.map((f) => ({ ...f, path: unit.path, callId }));
   });
-}
-
-/** What a unit of the session level holds: its texts, and the path, arrays and objects around them. */
-function unitBytes(unit: Unit): number {
-  let bytes = UNIT_OVERHEAD + unit.path.length * 2;
-  for (const s of unit.segments)
-    bytes += s.text.length * 2 + s.argumentKey.length * 2 + s.toolName.length * 2;
-  return bytes;
 }
 
 /** How a hit keeps an entry from eviction: it moves to the young end of its organization's map. */

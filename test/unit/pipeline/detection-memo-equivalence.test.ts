@@ -256,6 +256,25 @@ describe("detection memo against no memo", () => {
     expect(memo.sessionHits - hitsBefore).toBeGreaterThan(120);
   });
 
+  it("recalls history whose paths moved (same digests) by message, with findings on the new paths", async () => {
+    const plain = detectors();
+    const { handles } = detectors();
+    const memo = new DetectionMemo();
+    const base = conversation(30);
+    await judge(handles, bodyOf(base), { memo, orgId: "o", sessionId: "s" });
+    // A message the parser skips, pushed in first: every message keeps its digest, and moves.
+    const moved = [{ role: "narrator", content: "x" }, ...base];
+    const lookups = memo.hits + memo.misses;
+    const hitsBefore = memo.sessionHits;
+    const got = await judge(handles, bodyOf(moved), { memo, orgId: "o", sessionId: "s" });
+    expect(got).toEqual(await judge(plain.handles, bodyOf(moved)));
+    expect(memo.sessionHits - hitsBefore).toBe(base.length);
+    // Only the declared tool is looked up by text.
+    expect(memo.hits + memo.misses - lookups).toBe(
+      bodyOf(moved).segments.filter((s) => s.messageIndex < 0).length,
+    );
+  });
+
   it("keeps both levels within the byte bound", async () => {
     const { handles } = detectors();
     const memo = new DetectionMemo(256 * 1024);
