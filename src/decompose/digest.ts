@@ -1,4 +1,4 @@
-import { createHash } from "node:crypto";
+import { hash } from "node:crypto";
 
 /**
  * Conversation digests for session chaining. Every step/request re-sends the whole
@@ -25,9 +25,9 @@ export class MessageDigest implements PartSink {
     this.#input = input;
   }
 
-  /** Hex SHA-256 of role and parts. */
+  /** Hex SHA-256 of role and parts (one-shot: a Hash object per message costs more than the hashing). */
   hex(): string {
-    return createHash("sha256").update(this.#input).digest("hex");
+    return hash("sha256", this.#input, "hex");
   }
 }
 

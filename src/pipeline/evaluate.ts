@@ -1,7 +1,8 @@
-import { createHash } from "node:crypto";
+import { hash } from "node:crypto";
 import { type Client, createContextValues } from "@connectrpc/connect";
 import type { DecomposeService } from "../../gen/guard/v1/decompose_pb.js";
 import type { SessionService } from "../../gen/guard/v1/session_pb.js";
+import { EventKind } from "../../gen/guard/v1/types_pb.js";
 import type { Principal } from "../auth/key-ring.js";
 import { compose } from "../compose/compose.js";
 import { fingerprintsOf } from "../compose/fingerprints.js";
@@ -9,18 +10,17 @@ import type { Composition } from "../compose/wire.js";
 import type { SecretBox } from "../crypto/secret-box.js";
 import { GuardError } from "../errors/guard-error.js";
 import { type AgentDirectory, type Placement, placeEvent } from "../identity/placement.js";
+import { type ObligationBook, obligationsFor, parseResults } from "../obligations/obligations.js";
 import type { PlaceholderRegistry } from "../placeholders/registry.js";
 import { selectPolicy } from "../policy/from-config.js";
 import { DEFAULT_POLICY } from "../policy/policy.js";
+import { parsedPayloadKey } from "../rpc/context.js";
 import type { EventRecord } from "../store/records.js";
 import type { Store } from "../store/store.js";
 import { type DetectorHandle, detectAll } from "./detect.js";
 import type { DetectionMemo } from "./detection-memo.js";
 import { EVENT_KINDS, type GuardEvent, PROTOCOLS } from "./event.js";
-import { parsedPayloadKey } from "../rpc/context.js";
 import { judgeMedia } from "./media.js";
-import { type ObligationBook, obligationsFor, parseResults } from "../obligations/obligations.js";
-import { EventKind } from "../../gen/guard/v1/types_pb.js";
 
 /** Everything one evaluation needs, built once at start (src/app.ts). */
 export interface PipelineDeps {
@@ -84,7 +84,9 @@ export async function evaluate(deps: PipelineDeps, input: EvaluateInput): Promis
       // In process the parsed body rides in a context value; only a remote service needs bytes.
       payloadJson: deps.decomposeInProcess ? new Uint8Array() : Buffer.from(JSON.stringify(event.payload)),
     },
-    deps.decomposeInProcess ? { contextValues: createContextValues().set(parsedPayloadKey, event.payload) } : {},
+    deps.decomposeInProcess
+      ? { contextValues: createContextValues().set(parsedPayloadKey, event.payload) }
+      : {},
   );
   const session = await deps.sessions.attach({
     orgId: org.id,
@@ -108,7 +110,12 @@ export async function evaluate(deps: PipelineDeps, input: EvaluateInput): Promis
   const media = judgeMedia(decomposition.media, org.limits);
   const now = Date.parse(receivedAt);
   // What earlier obligations cost: malicious results, and scans never reported in time.
-  const settled = deps.obligations.settle(org.id, placement.agentId, parseResults(input.event.obligation_results), now);
+  const settled = deps.obligations.settle(
+    org.id,
+    placement.agentId,
+    parseResults(input.event.obligation_results),
+    now,
+  );
 
   const fingerprints = fingerprintsOf(deps.box);
   const composed = compose({
@@ -164,7 +171,7 @@ export async function evaluate(deps: PipelineDeps, input: EvaluateInput): Promis
     ...(event.integration !== undefined ? { integration: event.integration } : {}),
     ...(event.connection !== undefined ? { connection: event.connection } : {}),
     ...(event.session_hint !== undefined ? { session_hint: event.session_hint } : {}),
-    payload_sha256: createHash("sha256").update(input.raw).digest("hex"),
+    payload_sha256: hash("sha256", input.raw, "hex"),
     payload_bytes: input.raw.length,
     session: {
       session_id: session.sessionId,
@@ -198,9 +205,13 @@ export async function evaluate(deps: PipelineDeps, input: EvaluateInput): Promis
 async function place(deps: PipelineDeps, input: EvaluateInput, now: string): Promise<Placement> {
   const { principal, event } = input;
   try {
-    const placement = placeEvent(principal.org, principal.key, event, (agentId) =>
-      deps.agents.get(principal.org.id, agentId),
-    now);
+    const placement = placeEvent(
+      principal.org,
+      principal.key,
+      event,
+      (agentId) => deps.agents.get(principal.org.id, agentId),
+      now,
+    );
     if (!placement.newAgent) return placement;
     const held = await deps.agents.claim(placement.newAgent);
     return { agentId: placement.agentId, derived: placement.derived, workspace: held.workspace };
