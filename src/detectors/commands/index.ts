@@ -1,6 +1,5 @@
 import { Channel } from "../../../gen/guard/v1/types_pb.js";
 import { boundSubject, type Detection, type Detector, type SegmentView } from "../detector.js";
-import { append } from "./append.js";
 import { credentialPatterns, credentials } from "./rules/credentials.js";
 import { defenseEvasion } from "./rules/defense-evasion.js";
 import { destructive } from "./rules/destructive.js";
@@ -11,7 +10,8 @@ import { persistence, persistencePatterns } from "./rules/persistence.js";
 import { privilege } from "./rules/privilege.js";
 import { remoteShellPatterns, remoteShells } from "./rules/remote-shell.js";
 import { shellEscapePatterns, shellEscapes } from "./rules/shell-escape.js";
-import type { Hit, Rule } from "./rules/types.js";
+import { dispatchTable, runRules } from "./rules/dispatch.js";
+import type { Hit } from "./rules/types.js";
 import { type Analysis, analyzeCode, analyzeShell } from "./shell/analyze.js";
 import { type CommandSource, commandSources } from "./sources.js";
 
@@ -23,7 +23,8 @@ import { type CommandSource, commandSources } from "./sources.js";
 
 export const MALICIOUS_COMMAND = "security.malicious_command";
 
-const RULES: readonly Rule[] = [
+/** The rule modules, in the order their hits are reported. */
+export const commandRules = [
   destructive,
   remoteShells,
   downloadExec,
@@ -34,7 +35,14 @@ const RULES: readonly Rule[] = [
   shellEscapes,
   indirectExecution,
   packages,
-];
+] as const;
+
+const TABLE = dispatchTable(commandRules);
+
+/** Every rule's hits on one analysis. */
+export function commandHits(analysis: Analysis): Hit[] {
+  return runRules(commandRules, TABLE, analysis);
+}
 
 /**
  * Regular expressions the rules run over free text (interpreter code, option values), for the
@@ -99,8 +107,7 @@ export function findMaliciousCommands(segment: SegmentView): Detection[] {
   const seen = new Set<string>();
   for (const source of commandSources(segment)) {
     const analysis = analyzeSource(source);
-    const hits: Hit[] = [];
-    for (const rule of RULES) append(hits, rule(analysis));
+    const hits = commandHits(analysis);
     // A `code` argument is read both as shell and as code; report each span once.
     for (const d of toDetections(segment, source, hits, MALICIOUS_COMMAND, "COMMAND")) {
       const key = `${d.start}:${d.end}`;

@@ -2,6 +2,7 @@ import { Severity } from "../../../../gen/guard/v1/types_pb.js";
 import { append } from "../append.js";
 import { normalizePath, pathTokens, secretKind } from "../paths.js";
 import type { Analysis, Invocation } from "../shell/analyze.js";
+import { ANY_PROGRAM, ruleModule } from "./dispatch.js";
 import { type Hit, hitOn, NETWORK_SENDERS, operands, pushHit } from "./types.js";
 
 /**
@@ -248,15 +249,18 @@ function codeSecrets(analysis: Analysis): Hit[] {
 
 export const credentialPatterns: readonly RegExp[] = [READ_API, DUMP_TOOLS, DUMP_WORDS];
 
-export function credentials(analysis: Analysis): Hit[] {
-  const hits: Hit[] = [];
-  for (const inv of analysis.invocations) {
-    pushHit(hits, secretAccessHit(inv));
-    pushHit(hits, dumpTools(inv));
-    pushHit(hits, shadowDatabase(inv));
-    pushHit(hits, memoryDump(inv));
-  }
-  append(hits, envDumpsOut(analysis));
-  append(hits, codeSecrets(analysis));
-  return hits;
-}
+export const credentials = ruleModule({
+  name: "credentials",
+  commands: [
+    // System hash files count whatever program touches them.
+    { programs: ANY_PROGRAM, check: (inv, hits) => pushHit(hits, secretAccessHit(inv)) },
+    // Dumping tools go by many names and their verbs show in any command's arguments.
+    { programs: ANY_PROGRAM, check: (inv, hits) => pushHit(hits, dumpTools(inv)) },
+    { programs: ["getent"], check: (inv, hits) => pushHit(hits, shadowDatabase(inv)) },
+    { programs: ["gdb", "gcore"], check: (inv, hits) => pushHit(hits, memoryDump(inv)) },
+  ],
+  after(analysis, hits) {
+    append(hits, envDumpsOut(analysis));
+    append(hits, codeSecrets(analysis));
+  },
+});

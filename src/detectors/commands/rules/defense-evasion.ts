@@ -1,7 +1,8 @@
 import { Severity } from "../../../../gen/guard/v1/types_pb.js";
 import { normalizePath } from "../paths.js";
-import type { Analysis, Invocation } from "../shell/analyze.js";
-import { type Hit, hitOn, operands, redirectWrites } from "./types.js";
+import type { Invocation } from "../shell/analyze.js";
+import { ruleModule, Trait } from "./dispatch.js";
+import { hitOn, operands, redirectWrites } from "./types.js";
 
 /**
  * Turning security controls off or wiping traces: SELinux and AppArmor, host firewalls,
@@ -96,16 +97,61 @@ function wipesTraces(inv: Invocation): boolean {
   return truncates || removes || links;
 }
 
-export function defenseEvasion(analysis: Analysis): Hit[] {
-  const hits: Hit[] = [];
-  for (const inv of analysis.invocations) {
-    const reason = disables(inv);
-    if (reason !== undefined) hits.push(hitOn(inv, "disable-security", Severity.HIGH, 0.85, reason));
-    if (inv.assignments.some((a) => a === "HISTFILE=/dev/null" || a === "HISTFILE=" || a === "HISTSIZE=0")) {
-      hits.push(hitOn(inv, "history-off", Severity.HIGH, 0.8, "stops recording shell history"));
-    }
-    if (wipesTraces(inv))
-      hits.push(hitOn(inv, "wipe-traces", Severity.HIGH, 0.85, "erases shell history or system logs"));
-  }
-  return hits;
-}
+/** Programs `disables` judges. */
+const DISABLERS = [
+  "setenforce",
+  "ufw",
+  "iptables",
+  "ip6tables",
+  "iptables-legacy",
+  "iptables-nft",
+  "nft",
+  "systemctl",
+  "service",
+  "auditctl",
+  "aa-teardown",
+  "aa-disable",
+  "aa-complain",
+  "spctl",
+  "csrutil",
+  "history",
+  "unset",
+  "set",
+  "export",
+  "journalctl",
+  "pkill",
+  "killall",
+];
+
+export const defenseEvasion = ruleModule({
+  name: "defense-evasion",
+  commands: [
+    {
+      programs: DISABLERS,
+      check(inv, hits) {
+        const reason = disables(inv);
+        if (reason !== undefined) hits.push(hitOn(inv, "disable-security", Severity.HIGH, 0.85, reason));
+      },
+    },
+    {
+      // `HISTFILE=/dev/null cmd`: assignments come before any program.
+      programs: [],
+      traits: [Trait.assignment],
+      check(inv, hits) {
+        if (
+          inv.assignments.some((a) => a === "HISTFILE=/dev/null" || a === "HISTFILE=" || a === "HISTSIZE=0")
+        )
+          hits.push(hitOn(inv, "history-off", Severity.HIGH, 0.8, "stops recording shell history"));
+      },
+    },
+    {
+      // Truncating redirections are judged whatever the program.
+      programs: ["rm", "shred", "truncate", "ln"],
+      traits: [Trait.redirect],
+      check(inv, hits) {
+        if (wipesTraces(inv))
+          hits.push(hitOn(inv, "wipe-traces", Severity.HIGH, 0.85, "erases shell history or system logs"));
+      },
+    },
+  ],
+});

@@ -2,6 +2,7 @@ import { Severity } from "../../../../gen/guard/v1/types_pb.js";
 import { append } from "../append.js";
 import { isBlockDevice, isCriticalDeleteTarget, normalizePath } from "../paths.js";
 import type { Analysis, Invocation } from "../shell/analyze.js";
+import { ruleModule, Trait } from "./dispatch.js";
 import { flagSet, type Hit, hitOn, operands, optionValue, pushHit, redirectWrites } from "./types.js";
 
 /**
@@ -72,13 +73,6 @@ function wipe(inv: Invocation): Hit | undefined {
         : undefined;
     }
     default:
-      if (
-        inv.name.startsWith("mk") &&
-        /^(mkfs(\.[a-z0-9]+)?|mke2fs|mkswap|mkntfs|mkdosfs)$/.test(inv.name) &&
-        inv.args.some(isBlockDevice)
-      ) {
-        return hitOn(inv, "mkfs-device", Severity.CRITICAL, 0.9, "formats a disk device");
-      }
       return undefined;
   }
 }
@@ -140,20 +134,52 @@ function codeForkBombs(analysis: Analysis): Hit[] {
     .map((c) => hitOn(c, "fork-bomb-code", Severity.CRITICAL, 0.9, "fork bomb"));
 }
 
-export function destructive(analysis: Analysis): Hit[] {
-  const hits: Hit[] = [];
-  for (const inv of analysis.invocations) {
-    if (inv.name === "rm") append(hits, rm(inv));
-    else if (inv.name === "find") append(hits, find(inv));
-    pushHit(hits, wipe(inv));
-    pushHit(hits, deviceOverwrite(inv));
-    pushHit(hits, recursivePermissions(inv));
-    pushHit(hits, killAll(inv));
-    const of = inv.name === "dd" ? undefined : optionValue(inv.args, OUTPUT_OPTION);
-    if (of !== undefined && isBlockDevice(of))
-      hits.push(hitOn(inv, "device-overwrite", Severity.CRITICAL, 0.9, "writes over a disk device"));
-  }
-  append(hits, forkBombs(analysis));
-  append(hits, codeForkBombs(analysis));
-  return hits;
+/** `mkfs.ext4 /dev/sdb1`: the formatters are a family of names, so this reads every command. */
+function formats(inv: Invocation): Hit | undefined {
+  return inv.name.startsWith("mk") &&
+    /^(mkfs(\.[a-z0-9]+)?|mke2fs|mkswap|mkntfs|mkdosfs)$/.test(inv.name) &&
+    inv.args.some(isBlockDevice)
+    ? hitOn(inv, "mkfs-device", Severity.CRITICAL, 0.9, "formats a disk device")
+    : undefined;
 }
+
+/** `--output /dev/sda` given to any program but dd (whose `of=` is judged by `wipe`). */
+function outputToDevice(inv: Invocation): Hit | undefined {
+  const of = inv.name === "dd" ? undefined : optionValue(inv.args, OUTPUT_OPTION);
+  return of !== undefined && isBlockDevice(of)
+    ? hitOn(inv, "device-overwrite", Severity.CRITICAL, 0.9, "writes over a disk device")
+    : undefined;
+}
+
+export const destructive = ruleModule({
+  name: "destructive",
+  commands: [
+    // Each check tests the program itself too: the dispatch may only skip work, never decide.
+    {
+      programs: ["rm"],
+      check(inv, hits) {
+        if (inv.name === "rm") append(hits, rm(inv));
+      },
+    },
+    {
+      programs: ["find"],
+      check(inv, hits) {
+        if (inv.name === "find") append(hits, find(inv));
+      },
+    },
+    {
+      programs: ["wipefs", "shred", "dd", "sgdisk", "fdisk", "sfdisk", "parted"],
+      check: (inv, hits) => pushHit(hits, wipe(inv)),
+    },
+    // Disk devices are paths under /dev/: these find nothing in a command without a slash.
+    { programs: [], traits: [Trait.slash], check: (inv, hits) => pushHit(hits, formats(inv)) },
+    { programs: [], traits: [Trait.slash], check: (inv, hits) => pushHit(hits, deviceOverwrite(inv)) },
+    { programs: ["chmod", "chown", "chgrp"], check: (inv, hits) => pushHit(hits, recursivePermissions(inv)) },
+    { programs: ["kill"], check: (inv, hits) => pushHit(hits, killAll(inv)) },
+    { programs: [], traits: [Trait.slash], check: (inv, hits) => pushHit(hits, outputToDevice(inv)) },
+  ],
+  after(analysis, hits) {
+    append(hits, forkBombs(analysis));
+    append(hits, codeForkBombs(analysis));
+  },
+});

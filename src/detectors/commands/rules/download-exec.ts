@@ -1,8 +1,9 @@
 import { Severity } from "../../../../gen/guard/v1/types_pb.js";
-import { type Analysis, type Invocation, isShell, shellCommandString } from "../shell/analyze.js";
+import { type Analysis, type Invocation, isShell, SHELLS, shellCommandString } from "../shell/analyze.js";
 import type { Pipeline } from "../shell/ast.js";
 import { basename } from "../shell/wrappers.js";
-import { type Hit, hitOn, operands, optionValue, redirectWrites } from "./types.js";
+import { ruleModule, Trait } from "./dispatch.js";
+import { type Hit, hitOn, operands, optionValue, pushHit, redirectWrites } from "./types.js";
 
 /**
  * Running code fetched from the network without review: `curl | sh`, `bash <(curl ...)`,
@@ -108,8 +109,7 @@ function runsFile(inv: Invocation, file: string): boolean {
   return false;
 }
 
-export function downloadExec(analysis: Analysis): Hit[] {
-  const hits: Hit[] = [];
+function pipedIntoExecutor(analysis: Analysis, hits: Hit[]): void {
   for (const p of analysis.pipelines) {
     const members = p.invocations;
     const fetch = members.findIndex(isFetcher);
@@ -125,42 +125,68 @@ export function downloadExec(analysis: Analysis): Hit[] {
       );
     }
   }
-  const downloads: { file: string; at: number }[] = [];
-  for (const inv of analysis.invocations) {
-    const runsCode =
-      isShell(inv.name) ||
-      isInterpreter(inv.name) ||
-      inv.name === "eval" ||
-      inv.name === "source" ||
-      inv.name === ".";
-    if (runsCode && inv.argWords.some((w) => fetchesIn(w.substitutions))) {
-      hits.push(
-        hitOn(
-          inv,
-          "substitution-exec",
-          Severity.HIGH,
-          0.9,
-          `${inv.name} runs a script fetched by a substitution`,
-        ),
-      );
-    }
-    if (isFetcher(inv)) {
-      const file = savedFile(inv);
-      if (file !== undefined) downloads.push({ file, at: inv.start });
-      continue;
-    }
-    const download = downloads.find((d) => d.at <= inv.start && runsFile(inv, d.file));
-    if (download) {
-      hits.push(
-        hitOn(
-          { start: download.at, end: inv.end },
-          "download-run",
-          Severity.HIGH,
-          0.85,
-          "downloaded file executed",
-        ),
-      );
-    }
-  }
-  return hits;
 }
+
+/** `sh -c "$(curl ...)"`: the runners are a family of names (`python3.11`), so this reads every command. */
+function substitutionExec(inv: Invocation): Hit | undefined {
+  const runsCode =
+    isShell(inv.name) ||
+    isInterpreter(inv.name) ||
+    inv.name === "eval" ||
+    inv.name === "source" ||
+    inv.name === ".";
+  return runsCode && inv.argWords.some((w) => fetchesIn(w.substitutions))
+    ? hitOn(
+        inv,
+        "substitution-exec",
+        Severity.HIGH,
+        0.9,
+        `${inv.name} runs a script fetched by a substitution`,
+      )
+    : undefined;
+}
+
+/** Files downloaded so far in the text, and where each download starts. */
+type Downloads = { file: string; at: number }[];
+
+export const downloadExec = ruleModule<Downloads>({
+  name: "download-exec",
+  prepare: () => [],
+  before: (analysis, hits) => pipedIntoExecutor(analysis, hits),
+  commands: [
+    {
+      programs: [],
+      traits: [Trait.substitution],
+      check: (inv, hits) => pushHit(hits, substitutionExec(inv)),
+    },
+    {
+      programs: [...FETCHERS],
+      check(inv, _hits, downloads) {
+        if (!isFetcher(inv)) return;
+        const file = savedFile(inv);
+        if (file !== undefined) downloads.push({ file, at: inv.start });
+      },
+    },
+    {
+      // The downloaded file run by path (`./x`, `/tmp/x`), or given to a shell or interpreter.
+      programs: [...SHELLS, ...INTERPRETERS, "python", "source", "."],
+      namePrefixes: ["python"],
+      traits: [Trait.slash],
+      check(inv, hits, downloads) {
+        if (downloads.length === 0 || isFetcher(inv)) return;
+        const download = downloads.find((d) => d.at <= inv.start && runsFile(inv, d.file));
+        if (download) {
+          hits.push(
+            hitOn(
+              { start: download.at, end: inv.end },
+              "download-run",
+              Severity.HIGH,
+              0.85,
+              "downloaded file executed",
+            ),
+          );
+        }
+      },
+    },
+  ],
+});

@@ -2,6 +2,7 @@ import { Severity } from "../../../../gen/guard/v1/types_pb.js";
 import { normalizePath } from "../paths.js";
 import { type Analysis, type Invocation, isShell } from "../shell/analyze.js";
 import { basename } from "../shell/wrappers.js";
+import { ruleModule, Trait } from "./dispatch.js";
 import { type Hit, hitOn, operands, optionValue, pushHit, redirectWrites } from "./types.js";
 
 /**
@@ -334,8 +335,11 @@ function sedExecutes(inv: Invocation): boolean {
   );
 }
 
+/** troff and its preprocessors, whose `-U` lets documents run commands. */
+const TROFF: ReadonlySet<string> = new Set(["pic", "gpic", "groff", "troff", "gtroff", "nroff", "grog"]);
+
 function unsafeModes(inv: Invocation): Hit | undefined {
-  const troff = /^(g?pic|groff|g?troff|nroff|grog)$/.test(inv.name);
+  const troff = TROFF.has(inv.name);
   if ((troff && inv.args.includes("-U")) || (inv.name === "dvips" && inv.args.includes("-R0"))) {
     return hitOn(
       inv,
@@ -376,42 +380,70 @@ function detached(inv: Invocation): Hit | undefined {
   return undefined;
 }
 
-export function indirectExecution(analysis: Analysis): Hit[] {
-  const hits: Hit[] = [];
-  const staged = stagedExecutables(analysis);
-  const dirs = stagedDirectories(staged);
-  for (const inv of analysis.invocations) {
-    for (const value of hookValues(inv)) {
-      const verdict = judgeHook(value, staged);
-      if (verdict === undefined) continue;
-      const [severity, score, what] = verdict;
-      hits.push(hitOn(inv, "hook-option", severity, score, `${inv.name} made to run ${what}`));
-      break;
-    }
-    for (const { name, value } of hookVariables(inv)) {
-      const verdict = judgeHook(value, staged);
-      if (verdict === undefined) continue;
-      const [severity, score, what] = verdict;
-      hits.push(
-        hitOn(
-          inv,
-          "hook-variable",
-          severity,
-          score,
-          `${name} makes ${inv.name || "the command"} run ${what}`,
-        ),
-      );
-      break;
-    }
-    const handed = handsOverStaged(inv, staged, dirs);
-    if (handed !== undefined)
-      hits.push(hitOn(inv, "staged-executable", Severity.MEDIUM, 0.7, `${inv.name} given ${handed} to run`));
-    pushHit(hits, kernelHooks(inv));
-    pushHit(hits, unsafeModes(inv));
-    pushHit(hits, detached(inv));
+/** Hook options and variables pointed at a shell or an unexpected program: one finding for each kind. */
+function hookOption(inv: Invocation, hits: Hit[], staged: Staged): void {
+  for (const value of hookValues(inv)) {
+    const verdict = judgeHook(value, staged.files);
+    if (verdict === undefined) continue;
+    const [severity, score, what] = verdict;
+    hits.push(hitOn(inv, "hook-option", severity, score, `${inv.name} made to run ${what}`));
+    return;
   }
-  for (const h of codeRunsCommands(analysis)) hits.push(h);
-  return hits;
 }
+
+function hookVariable(inv: Invocation, hits: Hit[], staged: Staged): void {
+  for (const { name, value } of hookVariables(inv)) {
+    const verdict = judgeHook(value, staged.files);
+    if (verdict === undefined) continue;
+    const [severity, score, what] = verdict;
+    hits.push(
+      hitOn(inv, "hook-variable", severity, score, `${name} makes ${inv.name || "the command"} run ${what}`),
+    );
+    return;
+  }
+}
+
+/** Executables the text stages in temporary directories, and the directories above them. */
+interface Staged {
+  readonly files: ReadonlySet<string>;
+  readonly dirs: ReadonlySet<string>;
+}
+
+export const indirectExecution = ruleModule<Staged>({
+  name: "indirect-exec",
+  prepare(analysis) {
+    const files = stagedExecutables(analysis);
+    return { files, dirs: stagedDirectories(files) };
+  },
+  commands: [
+    {
+      programs: [...HOOK_OPTIONS.keys(), "sshfs", "tar", "git", "fail2ban-client"],
+      check: hookOption,
+    },
+    // Variables are set before any program.
+    { programs: [], traits: [Trait.assignment], check: hookVariable },
+    {
+      // A staged executable can be handed to almost any program, by a path.
+      programs: [],
+      traits: [Trait.slash],
+      check(inv, hits, staged) {
+        const handed = handsOverStaged(inv, staged.files, staged.dirs);
+        if (handed !== undefined)
+          hits.push(
+            hitOn(inv, "staged-executable", Severity.MEDIUM, 0.7, `${inv.name} given ${handed} to run`),
+          );
+      },
+    },
+    { programs: ["sysctl"], check: (inv, hits) => pushHit(hits, kernelHooks(inv)) },
+    {
+      programs: [...TROFF, "dvips", "sed"],
+      check: (inv, hits) => pushHit(hits, unsafeModes(inv)),
+    },
+    { programs: ["systemd-run", "fzf"], check: (inv, hits) => pushHit(hits, detached(inv)) },
+  ],
+  after(analysis, hits) {
+    for (const h of codeRunsCommands(analysis)) hits.push(h);
+  },
+});
 
 export const indirectExecPatterns: readonly RegExp[] = [SHELL_TEXT, CODE_EXEC, TCL_EXEC];

@@ -1,5 +1,6 @@
 import { Severity } from "../../../../gen/guard/v1/types_pb.js";
-import type { Analysis, Invocation } from "../shell/analyze.js";
+import type { Invocation } from "../shell/analyze.js";
+import { ruleModule } from "./dispatch.js";
 import { flagSet, type Hit, hitOn, operands } from "./types.js";
 
 /**
@@ -69,35 +70,39 @@ function installs(inv: Invocation): readonly string[] | undefined {
   }
 }
 
-export function packages(analysis: Analysis): Hit[] {
-  const hits: Hit[] = [];
-  for (const inv of analysis.invocations) {
-    const targets = installs(inv);
-    if (targets === undefined) continue;
-    const unsigned = inv.args.find((x) => UNSIGNED_FLAGS.has(x));
-    if (unsigned !== undefined) {
-      hits.push(hitOn(inv, "unsigned-package", Severity.MEDIUM, 0.7, `${inv.name} install with ${unsigned}`));
-    } else if (targets.some(isUrl)) {
-      hits.push(
-        hitOn(
-          inv,
-          "package-from-url",
-          Severity.MEDIUM,
-          0.7,
-          `${inv.name} installs a package straight from a URL`,
-        ),
-      );
-    } else if (targets.some(isPackageFile)) {
-      hits.push(
-        hitOn(
-          inv,
-          "package-file",
-          inv.elevated ? Severity.MEDIUM : Severity.LOW,
-          0.45,
-          `${inv.name} installs a package file whose scripts run as root`,
-        ),
-      );
-    }
+/** Package managers `installs` reads. */
+const INSTALLERS = ["dpkg", "rpm", "apt", "apt-get", "yum", "dnf", "zypper", "pkg", "opkg", "snap", "apk"];
+
+function packageInstall(inv: Invocation, hits: Hit[]): void {
+  const targets = installs(inv);
+  if (targets === undefined) return;
+  const unsigned = inv.args.find((x) => UNSIGNED_FLAGS.has(x));
+  if (unsigned !== undefined) {
+    hits.push(hitOn(inv, "unsigned-package", Severity.MEDIUM, 0.7, `${inv.name} install with ${unsigned}`));
+  } else if (targets.some(isUrl)) {
+    hits.push(
+      hitOn(
+        inv,
+        "package-from-url",
+        Severity.MEDIUM,
+        0.7,
+        `${inv.name} installs a package straight from a URL`,
+      ),
+    );
+  } else if (targets.some(isPackageFile)) {
+    hits.push(
+      hitOn(
+        inv,
+        "package-file",
+        inv.elevated ? Severity.MEDIUM : Severity.LOW,
+        0.45,
+        `${inv.name} installs a package file whose scripts run as root`,
+      ),
+    );
   }
-  return hits;
 }
+
+export const packages = ruleModule({
+  name: "packages",
+  commands: [{ programs: INSTALLERS, check: packageInstall }],
+});

@@ -2,6 +2,7 @@ import { Severity } from "../../../../gen/guard/v1/types_pb.js";
 import { append } from "../append.js";
 import { normalizePath, type PersistenceKind, pathTokens, persistenceKind } from "../paths.js";
 import type { Analysis, Invocation } from "../shell/analyze.js";
+import { ruleModule, Trait } from "./dispatch.js";
 import { type Hit, hitOn, operands, pushHit, READ_ONLY, wordsInclude } from "./types.js";
 
 /**
@@ -156,25 +157,29 @@ function namedPaths(inv: Invocation): string[] {
   return out;
 }
 
-export function persistence(analysis: Analysis): Hit[] {
-  const hits: Hit[] = [];
-  for (const inv of analysis.invocations) {
-    pushHit(hits, crontab(inv));
-    pushHit(hits, systemdUserTimers(inv));
-    pushHit(hits, atJobs(inv));
-    pushHit(hits, unitFromFile(inv));
-    // Every persistence path has a slash, and each path named is a word, part of one or a redirection target.
-    if (!wordsInclude(inv, "/") && !inv.redirects.some((r) => r.target.text.includes("/"))) continue;
-    for (const path of namedPaths(inv)) {
-      const kind = persistenceKind(path);
-      if (kind === undefined) continue;
-      const [severity, score] = WEIGHT[kind];
-      hits.push(hitOn(inv, `persistence-${kind}`, severity, score, `writes ${normalizePath(path)}`));
-      break;
-    }
+/** The first persistence location the command names, whatever its program: writes hide behind many options. */
+function persistenceWrite(inv: Invocation): Hit | undefined {
+  // Every persistence path has a slash, and each path named is a word, part of one or a redirection target.
+  if (!wordsInclude(inv, "/") && !inv.redirects.some((r) => r.target.text.includes("/"))) return undefined;
+  for (const path of namedPaths(inv)) {
+    const kind = persistenceKind(path);
+    if (kind === undefined) continue;
+    const [severity, score] = WEIGHT[kind];
+    return hitOn(inv, `persistence-${kind}`, severity, score, `writes ${normalizePath(path)}`);
   }
-  append(hits, codePersistence(analysis));
-  return hits;
+  return undefined;
 }
+
+export const persistence = ruleModule({
+  name: "persistence",
+  commands: [
+    { programs: ["crontab"], check: (inv, hits) => pushHit(hits, crontab(inv)) },
+    { programs: ["systemd-run"], check: (inv, hits) => pushHit(hits, systemdUserTimers(inv)) },
+    { programs: ["at", "batch"], check: (inv, hits) => pushHit(hits, atJobs(inv)) },
+    { programs: ["systemctl"], check: (inv, hits) => pushHit(hits, unitFromFile(inv)) },
+    { programs: [], traits: [Trait.slash], check: (inv, hits) => pushHit(hits, persistenceWrite(inv)) },
+  ],
+  after: (analysis, hits) => append(hits, codePersistence(analysis)),
+});
 
 export const persistencePatterns: readonly RegExp[] = [CODE_WRITE];

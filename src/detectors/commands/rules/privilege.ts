@@ -1,7 +1,8 @@
 import { Severity } from "../../../../gen/guard/v1/types_pb.js";
 import { append } from "../append.js";
 import { isPrivilegeFile, isShellPath, normalizePath } from "../paths.js";
-import { type Analysis, type Invocation, isShell, shellCommandString } from "../shell/analyze.js";
+import { type Invocation, isShell, shellCommandString } from "../shell/analyze.js";
+import { ruleModule, Trait } from "./dispatch.js";
 import { type Hit, hitOn, operands, optionValue, pushHit, READ_ONLY, redirectWrites } from "./types.js";
 
 /**
@@ -144,18 +145,26 @@ function hostRootMount(inv: Invocation): Hit | undefined {
     : undefined;
 }
 
-export function privilege(analysis: Analysis): Hit[] {
-  const hits: Hit[] = [];
-  for (const inv of analysis.invocations) {
-    pushHit(hits, setuid(inv));
-    pushHit(hits, groups(inv));
-    pushHit(hits, privilegeFileWrites(inv));
-    pushHit(hits, capabilities(inv));
-    pushHit(hits, rootShell(inv));
-    pushHit(hits, sudoEscape(inv));
-    pushHit(hits, hostRootMount(inv));
-    pushHit(hits, unsafePatch(inv));
-    pushHit(hits, emulatorRootMount(inv));
-  }
-  return hits;
-}
+export const privilege = ruleModule({
+  name: "privilege",
+  commands: [
+    { programs: ["chmod", "install", "mkdir"], check: (inv, hits) => pushHit(hits, setuid(inv)) },
+    {
+      programs: ["usermod", "useradd", "gpasswd", "adduser", "addgroup"],
+      check: (inv, hits) => pushHit(hits, groups(inv)),
+    },
+    {
+      // Redirections write privilege files whatever the program.
+      programs: ["tee", "cp", "mv", "install", "ln", "sed", "visudo", "passwd", "chpasswd", "echo", "printf"],
+      traits: [Trait.redirect],
+      check: (inv, hits) => pushHit(hits, privilegeFileWrites(inv)),
+    },
+    { programs: ["setcap"], check: (inv, hits) => pushHit(hits, capabilities(inv)) },
+    // Anything run through sudo.
+    { programs: [], traits: [Trait.elevated], check: (inv, hits) => pushHit(hits, rootShell(inv)) },
+    { programs: [], traits: [Trait.elevated], check: (inv, hits) => pushHit(hits, sudoEscape(inv)) },
+    { programs: [...CONTAINER_TOOLS], check: (inv, hits) => pushHit(hits, hostRootMount(inv)) },
+    { programs: ["git"], check: (inv, hits) => pushHit(hits, unsafePatch(inv)) },
+    { programs: ["dosbox"], check: (inv, hits) => pushHit(hits, emulatorRootMount(inv)) },
+  ],
+});

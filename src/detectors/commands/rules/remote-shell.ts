@@ -1,6 +1,7 @@
 import { Severity } from "../../../../gen/guard/v1/types_pb.js";
 import { append } from "../append.js";
 import { type Analysis, type Invocation, isShell } from "../shell/analyze.js";
+import { ruleModule, Trait } from "./dispatch.js";
 import { type Hit, hitOn, operands, pushHit } from "./types.js";
 
 /**
@@ -117,29 +118,16 @@ function tunnels(inv: Invocation): Hit | undefined {
   return reason === undefined ? undefined : hitOn(inv, "tunnel", Severity.MEDIUM, 0.7, reason);
 }
 
-export function remoteShells(analysis: Analysis): Hit[] {
-  const hits: Hit[] = [];
+/** The last named pipe the text makes (`mkfifo /tmp/f`), for the loop through a network client. */
+function lastFifo(analysis: Analysis): Invocation | undefined {
   let fifo: Invocation | undefined;
-  for (const inv of analysis.invocations) {
-    if (usesDevTcp(inv))
-      hits.push(hitOn(inv, "dev-tcp", Severity.CRITICAL, 0.9, "shell connection over /dev/tcp"));
-    if (netcatExec(inv))
-      hits.push(
-        hitOn(
-          inv,
-          "netcat-exec",
-          Severity.CRITICAL,
-          0.95,
-          `${inv.name} executing a program for a network peer`,
-        ),
-      );
-    if (socatExec(inv))
-      hits.push(
-        hitOn(inv, "socat-exec", Severity.CRITICAL, 0.95, "socat executing a program for a network peer"),
-      );
-    pushHit(hits, tunnels(inv));
+  for (const inv of analysis.invocations)
     if (inv.name === "mkfifo" || (inv.name === "mknod" && inv.args.includes("p"))) fifo = inv;
-  }
+  return fifo;
+}
+
+function shellPipes(analysis: Analysis, hits: Hit[]): void {
+  const fifo = lastFifo(analysis);
   for (const p of analysis.pipelines) {
     const shell = p.invocations.find((m) => isShell(m.name));
     const net = p.invocations.find(isNetClient);
@@ -165,6 +153,49 @@ export function remoteShells(analysis: Analysis): Hit[] {
       );
     }
   }
-  append(hits, codeShells(analysis));
-  return hits;
 }
+
+const NETCAT_EXECUTORS = [...NET_CLIENTS].filter((n) => n !== "socat" && n !== "openssl");
+
+export const remoteShells = ruleModule({
+  name: "remote-shell",
+  commands: [
+    {
+      programs: [],
+      traits: [Trait.slash],
+      check(inv, hits) {
+        if (usesDevTcp(inv))
+          hits.push(hitOn(inv, "dev-tcp", Severity.CRITICAL, 0.9, "shell connection over /dev/tcp"));
+      },
+    },
+    {
+      programs: NETCAT_EXECUTORS,
+      check(inv, hits) {
+        if (netcatExec(inv))
+          hits.push(
+            hitOn(
+              inv,
+              "netcat-exec",
+              Severity.CRITICAL,
+              0.95,
+              `${inv.name} executing a program for a network peer`,
+            ),
+          );
+      },
+    },
+    {
+      programs: ["socat"],
+      check(inv, hits) {
+        if (socatExec(inv))
+          hits.push(
+            hitOn(inv, "socat-exec", Severity.CRITICAL, 0.95, "socat executing a program for a network peer"),
+          );
+      },
+    },
+    { programs: ["code", "ngrok", "tailscale"], check: (inv, hits) => pushHit(hits, tunnels(inv)) },
+  ],
+  after(analysis, hits) {
+    shellPipes(analysis, hits);
+    append(hits, codeShells(analysis));
+  },
+});

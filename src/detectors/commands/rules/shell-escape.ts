@@ -1,7 +1,8 @@
 import { Severity } from "../../../../gen/guard/v1/types_pb.js";
 import { isShellPath, normalizePath } from "../paths.js";
-import { type Analysis, type Invocation, isShell, shellCommandString } from "../shell/analyze.js";
+import { type Invocation, isShell, SHELLS, shellCommandString } from "../shell/analyze.js";
 import { basename } from "../shell/wrappers.js";
+import { ruleModule, Trait } from "./dispatch.js";
 import { type Hit, hitOn, operands } from "./types.js";
 
 /**
@@ -109,6 +110,8 @@ function editorShell(inv: Invocation): boolean {
  * like a bare `bash`: an interactive shell in an agent's command is a way around reviewing
  * what runs next.
  */
+const OPENS_SHELL = ["screen", "tmux", "script", "capsh", "sg", "newgrp", "ansible-test", "tclsh", "wish"];
+
 function opensShell(inv: Invocation): string | undefined {
   const a = inv.args;
   switch (inv.name) {
@@ -185,35 +188,48 @@ const CODE_SHELL =
 
 export const shellEscapePatterns: readonly RegExp[] = [EMBEDDED_SHELL, CODE_SHELL];
 
-export function shellEscapes(analysis: Analysis): Hit[] {
-  const hits: Hit[] = [];
-  for (const inv of analysis.invocations) {
-    const opened = opensShell(inv);
-    if (editorShell(inv) || xargsTerminalShell(inv) || runPartsBinaries(inv))
-      hits.push(hitOn(inv, "shell-escape", Severity.MEDIUM, 0.7, `${inv.name} spawns a system shell`));
-    else if (opened !== undefined) {
-      const root = inv.args.includes("--uid=0") || inv.args.includes("root") || inv.elevated;
-      hits.push(
-        hitOn(inv, "interactive-shell", root ? Severity.MEDIUM : Severity.LOW, root ? 0.6 : 0.4, opened),
-      );
-    } else if (spawnsShell(inv))
-      hits.push(hitOn(inv, "shell-escape", Severity.MEDIUM, 0.7, `${inv.name} spawns a system shell`));
-    else if (bareShell(inv)) {
-      const privileged = inv.args.includes("-p");
-      hits.push(
-        hitOn(
-          inv,
-          "interactive-shell",
-          privileged ? Severity.HIGH : Severity.LOW,
-          privileged ? 0.8 : 0.4,
-          privileged ? "starts a shell keeping set-uid privileges" : "starts an interactive shell",
-        ),
-      );
-    }
+/** One finding per command: the most specific way it hands over a shell. */
+function shellEscape(inv: Invocation, hits: Hit[]): void {
+  const opened = opensShell(inv);
+  if (editorShell(inv) || xargsTerminalShell(inv) || runPartsBinaries(inv))
+    hits.push(hitOn(inv, "shell-escape", Severity.MEDIUM, 0.7, `${inv.name} spawns a system shell`));
+  else if (opened !== undefined) {
+    const root = inv.args.includes("--uid=0") || inv.args.includes("root") || inv.elevated;
+    hits.push(
+      hitOn(inv, "interactive-shell", root ? Severity.MEDIUM : Severity.LOW, root ? 0.6 : 0.4, opened),
+    );
+  } else if (spawnsShell(inv))
+    hits.push(hitOn(inv, "shell-escape", Severity.MEDIUM, 0.7, `${inv.name} spawns a system shell`));
+  else if (bareShell(inv)) {
+    const privileged = inv.args.includes("-p");
+    hits.push(
+      hitOn(
+        inv,
+        "interactive-shell",
+        privileged ? Severity.HIGH : Severity.LOW,
+        privileged ? 0.8 : 0.4,
+        privileged ? "starts a shell keeping set-uid privileges" : "starts an interactive shell",
+      ),
+    );
   }
-  for (const c of analysis.code) {
-    if (CODE_SHELL.test(c.code) || mentionsShell(c.code))
-      hits.push(hitOn(c, "code-shell", Severity.MEDIUM, 0.75, `${c.interpreter} code spawns a system shell`));
-  }
-  return hits;
 }
+
+export const shellEscapes = ruleModule({
+  name: "shell-escape",
+  commands: [
+    {
+      programs: [...EDITORS, ...SHELLS, "run-parts", ...OPENS_SHELL],
+      // Any program given a shell path (`-H/bin/sh`, `PAGER=/bin/sh`) can start it.
+      traits: [Trait.slash, Trait.assignment],
+      check: shellEscape,
+    },
+  ],
+  after(analysis, hits) {
+    for (const c of analysis.code) {
+      if (CODE_SHELL.test(c.code) || mentionsShell(c.code))
+        hits.push(
+          hitOn(c, "code-shell", Severity.MEDIUM, 0.75, `${c.interpreter} code spawns a system shell`),
+        );
+    }
+  },
+});

@@ -1,5 +1,5 @@
 import type { Severity } from "../../../../gen/guard/v1/types_pb.js";
-import type { Analysis, Invocation } from "../shell/analyze.js";
+import type { Invocation } from "../shell/analyze.js";
 
 /**
  * One rule's verdict on one command. Severity says how bad the command is if it runs
@@ -16,8 +16,6 @@ export interface Hit {
   readonly end: number;
   readonly reason: string;
 }
-
-export type Rule = (analysis: Analysis) => Hit[];
 
 export function hitOn(
   span: { readonly start: number; readonly end: number },

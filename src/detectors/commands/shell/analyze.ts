@@ -66,7 +66,8 @@ export interface CodeFragment {
   readonly end: number;
 }
 
-const SHELLS: ReadonlySet<string> = new Set([
+/** Shell names: their arguments and input are read as shell. */
+export const SHELLS: ReadonlySet<string> = new Set([
   "sh",
   "bash",
   "dash",

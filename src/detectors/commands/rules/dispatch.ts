@@ -1,0 +1,200 @@
+import type { Analysis, Invocation } from "../shell/analyze.js";
+import type { Hit } from "./types.js";
+
+/**
+ * Runs rule modules over an analysis, each per-command check only on the commands whose
+ * program it can judge. Text parsed as shell yields about 40 commands per kilobyte, almost all
+ * of them programs no rule cares about (`echo`, `cd`, words of prose read as commands), so
+ * asking every check about every command was most of the detectors' time.
+ *
+ * Which checks run for a program is derived from the checks' own `programs` declarations, not
+ * from a list kept apart, so a new check cannot be skipped by forgetting to register it: a
+ * check either names its programs or says it reads every command.
+ */
+
+/** Declared by checks that can find something in a command whatever its program is. */
+export const ANY_PROGRAM = "any";
+
+/**
+ * Facts about a command, computed once per command, that checks reading every program need
+ * before they can find anything: a check of block-device writes needs a slash somewhere, a
+ * check of hook variables needs an assignment.
+ */
+export const Trait = {
+  /** Some redirection (`>`, `<`, `<<EOF`, ...). */
+  redirect: 1,
+  /** Some word or redirection target holds a `/`. */
+  slash: 2,
+  /** Some `NAME=value` before the program or passed through `env`/`sudo`. */
+  assignment: 4,
+  /** Run through sudo, doas, pkexec, chroot or runuser. */
+  elevated: 8,
+  /** Some argument holds a command substitution. */
+  substitution: 16,
+} as const;
+export type Trait = (typeof Trait)[keyof typeof Trait];
+
+/** The traits of `inv`, as a bit set of `Trait` values. */
+export function traitsOf(inv: Invocation): number {
+  let traits = 0;
+  if (inv.redirects.length > 0) traits |= Trait.redirect;
+  if (inv.assignments.length > 0) traits |= Trait.assignment;
+  if (inv.elevated) traits |= Trait.elevated;
+  for (const w of inv.words) {
+    if (w.includes("/")) {
+      traits |= Trait.slash;
+      break;
+    }
+  }
+  if ((traits & Trait.slash) === 0)
+    for (const r of inv.redirects) if (r.target.text.includes("/")) traits |= Trait.slash;
+  for (const w of inv.argWords) {
+    if (w.substitutions.length > 0) {
+      traits |= Trait.substitution;
+      break;
+    }
+  }
+  return traits;
+}
+
+export interface CommandCheck<State> {
+  /** `Invocation.name` values the check can report on, or ANY_PROGRAM. */
+  readonly programs: readonly string[] | typeof ANY_PROGRAM;
+  /** Also run on programs whose name starts with one of these: families such as `python3.11`. */
+  readonly namePrefixes?: readonly string[];
+  /** Also run on commands of any program that have one of these traits. */
+  readonly traits?: readonly Trait[];
+  /**
+   * Adds what the check finds in `inv` to `hits`. It must hold on any command, not only those
+   * it declares (the dispatch only skips calls that would find nothing), which the tests check
+   * by running every check on every command.
+   */
+  readonly check: (inv: Invocation, hits: Hit[], state: State) => void;
+}
+
+export interface RuleModule<State = undefined> {
+  readonly name: string;
+  /** What the checks share over one analysis (files staged so far, ...), made before the first command. */
+  readonly prepare?: (analysis: Analysis) => State;
+  /** Checks over the whole analysis whose hits come before the per-command ones. */
+  readonly before?: (analysis: Analysis, hits: Hit[], state: State) => void;
+  /** Per-command checks, run in this order on each command. */
+  readonly commands: readonly CommandCheck<State>[];
+  /** Checks over pipelines, functions and interpreter code, after the per-command ones. */
+  readonly after?: (analysis: Analysis, hits: Hit[], state: State) => void;
+}
+
+/** Declares a module, its state type inferred from `prepare`. */
+export function ruleModule<State = undefined>(module: RuleModule<State>): RuleModule<State> {
+  return module;
+}
+
+// biome-ignore lint/suspicious/noExplicitAny: modules differ in state type; each state only meets its own checks.
+type AnyModule = RuleModule<any>;
+
+/** One check in a program's list: `traits` 0 when it runs on every command of that program. */
+interface Entry {
+  readonly module: number;
+  readonly traits: number;
+  // biome-ignore lint/suspicious/noExplicitAny: see AnyModule.
+  readonly check: CommandCheck<any>["check"];
+}
+
+interface Declared {
+  readonly module: number;
+  // biome-ignore lint/suspicious/noExplicitAny: see AnyModule.
+  readonly declaration: CommandCheck<any>;
+}
+
+export interface DispatchTable {
+  /** Every check, in module order then declaration order. */
+  readonly declared: readonly Declared[];
+  /** Checks for each program a check names, in that order. */
+  readonly byProgram: ReadonlyMap<string, readonly Entry[]>;
+  /** Checks for a program nothing names: the ANY_PROGRAM checks and those asking for traits. */
+  readonly otherPrograms: readonly Entry[];
+  readonly namePrefixes: readonly string[];
+}
+
+function entriesFor(declared: readonly Declared[], name: string | undefined): Entry[] {
+  const out: Entry[] = [];
+  for (const { module, declaration: d } of declared) {
+    const named =
+      d.programs === ANY_PROGRAM ||
+      (name !== undefined &&
+        (d.programs.includes(name) || (d.namePrefixes ?? []).some((p) => name.startsWith(p))));
+    let traits = 0;
+    for (const t of d.traits ?? []) traits |= t;
+    if (named) out.push({ module, traits: 0, check: d.check });
+    else if (traits !== 0) out.push({ module, traits, check: d.check });
+  }
+  return out;
+}
+
+/** Builds the table of which checks run for which program, from the checks' declarations. */
+export function dispatchTable(modules: readonly AnyModule[]): DispatchTable {
+  const declared: Declared[] = [];
+  modules.forEach((m, module) => {
+    for (const declaration of m.commands) declared.push({ module, declaration });
+  });
+  const byProgram = new Map<string, Entry[]>();
+  const namePrefixes = new Set<string>();
+  for (const { declaration: d } of declared) {
+    if (d.programs !== ANY_PROGRAM) for (const p of d.programs) byProgram.set(p, []);
+    for (const p of d.namePrefixes ?? []) namePrefixes.add(p);
+  }
+  for (const name of byProgram.keys()) byProgram.set(name, entriesFor(declared, name));
+  return {
+    declared,
+    byProgram,
+    otherPrograms: entriesFor(declared, undefined),
+    namePrefixes: [...namePrefixes],
+  };
+}
+
+/** The checks that can apply to a program's commands. */
+export function checksFor(table: DispatchTable, name: string): readonly Entry[] {
+  const listed = table.byProgram.get(name);
+  if (listed !== undefined) return listed;
+  // Family members (`python3.11`) are rare; their lists are made when met, not kept.
+  for (const p of table.namePrefixes) if (name.startsWith(p)) return entriesFor(table.declared, name);
+  return table.otherPrograms;
+}
+
+/**
+ * Runs `modules` over `analysis`. Hits come out in the order running each module in turn over
+ * every command would give (module by module: `before`, per command, `after`), since the
+ * detectors keep the first of equally strong hits on one span.
+ */
+export function runRules(modules: readonly AnyModule[], table: DispatchTable, analysis: Analysis): Hit[] {
+  const states = modules.map((m) => m.prepare?.(analysis));
+  const perModule: Hit[][] = modules.map(() => []);
+  for (let m = 0; m < modules.length; m++) modules[m]!.before?.(analysis, perModule[m]!, states[m]);
+  for (const inv of analysis.invocations) {
+    const traits = traitsOf(inv);
+    for (const e of checksFor(table, inv.name)) {
+      if (e.traits === 0 || (e.traits & traits) !== 0) e.check(inv, perModule[e.module]!, states[e.module]);
+    }
+  }
+  const hits: Hit[] = [];
+  for (let m = 0; m < modules.length; m++) {
+    const own = perModule[m]!;
+    modules[m]!.after?.(analysis, own, states[m]);
+    for (const h of own) hits.push(h);
+  }
+  return hits;
+}
+
+/** Every check on every command, ignoring the declarations: the reference the dispatch is tested against. */
+export function runRulesOnEveryCommand(modules: readonly AnyModule[], analysis: Analysis): Hit[] {
+  const hits: Hit[] = [];
+  for (const m of modules) {
+    const state = m.prepare?.(analysis);
+    const own: Hit[] = [];
+    m.before?.(analysis, own, state);
+    for (const inv of analysis.invocations) for (const c of m.commands) c.check(inv, own, state);
+    m.after?.(analysis, own, state);
+    for (const h of own) hits.push(h);
+  }
+  return hits;
+}
