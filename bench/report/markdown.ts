@@ -137,7 +137,7 @@ function incremental(r: BenchResults): string {
     ["", "Step 10", "Step 200", "Ratio"],
     [
       ["Request body", kb(i.bytesEarly), kb(i.bytesLate), `${(i.bytesLate / i.bytesEarly).toFixed(1)}x`],
-      ["Detection ms (median of steps 8-12 / 196-200)", ms(i.detectEarly), ms(i.detectLate), `**${i.ratio.toFixed(1)}x**`],
+      [`Detection ms (median of steps 8-12 / 196-200 of ${i.sessions} sessions)`, ms(i.detectEarly), ms(i.detectLate), `**${i.ratio.toFixed(1)}x**`],
       ["Whole evaluation ms", ms(i.totalEarly), ms(i.totalLate), `${(i.totalLate / i.totalEarly).toFixed(1)}x`],
     ],
   );
@@ -186,9 +186,9 @@ const METHOD = `## Method
   around their calls. Means, so stages add up to the total.
 - **Floor**: \`JSON.parse\` + \`JSON.stringify\` of the same body texts; the ratio is mean service latency over
   mean floor for the bucket.
-- **Incremental judging** (issue 6): one 200-step vendor_a.chat session with 0.5 to 2 KB tool results (no
-  context clearing, so the conversation really grows), fed in order; detection stage of steps 196-200
-  against 8-12 (medians).
+- **Incremental judging** (issue 6): three 200-step vendor_a.chat sessions (own seeds and agents) with
+  0.5 to 2 KB tool results (no context clearing, so the conversation really grows), each fed in order;
+  detection stage of steps 196-200 against 8-12 (medians over the three sessions' steps).
 - **Throughput**: back-to-back evaluations for a fixed time; all cores = one full service per core in
   child processes (Guard itself is one process and has no cluster mode).
 - **HTTP**: the real service on 127.0.0.1 (port 0, temporary data folder); load from child processes
