@@ -1,7 +1,8 @@
 import { Channel, Severity } from "../../../gen/guard/v1/types_pb.js";
 import { boundSubject, type Detection, type Detector } from "../detector.js";
-import { classifierProbability } from "./classifier.js";
-import type { ChannelClass } from "./lexicon.js";
+import { classifierProbability, jailbreakProbability } from "./classifier.js";
+import { type ChannelClass, LIMIT_TALK_LABEL, limitTalkCues } from "./lexicon.js";
+import { normalise } from "./normalise.js";
 import { type Assessment, assess, type HarmScore } from "./score.js";
 
 /**
@@ -23,6 +24,22 @@ import { type Assessment, assess, type HarmScore } from "./score.js";
  * the score becomes the noisy-OR of the heuristic score and CLASSIFIER_WEIGHT x probability,
  * which crosses the threshold. Texts without evidence (almost all benign text) never pay for it
  * and cannot be flagged by it; that is what keeps false positives on clean documents down.
+ *
+ * Role play and limit talk (user text only). Users set up personas, games and formats all the
+ * time ("act as a Linux terminal", "you are a patient maths tutor", "stay in character as
+ * Sherlock", "answer in two ways"); what makes a jailbreak of such a set-up is the aim of lifting
+ * the assistant's limits: no rules or filters, never refusing, whatever is asked, illegal or
+ * explicit content, freedom from its makers. So in user text the role-play families count at a
+ * fraction of their weight unless the text also talks of limits (the `limit_talk` family; see
+ * score.ts), which keeps a persona alone under CLASSIFIER_FLOOR, and only text with limit talk
+ * goes further here: the talk weighs LIMIT_TALK_STEP per distinct cue (at most LIMIT_TALK_MAX_CUES),
+ * and a second trained model, which learned jailbreaks against benign text, honest role set-ups
+ * and system prompts, reads the whole text. When its probability is at least JAILBREAK_RAISE it
+ * joins the jailbreak harm with weight JAILBREAK_WEIGHT x probability, which with one cue crosses
+ * the user threshold from JAILBREAK_RAISE and with any number stays under HIGH_SCORE: the model
+ * with limit talk alone yields a MEDIUM finding, HIGH needs phrases too. Neither is read for
+ * tool results or tool descriptions, where a jailbreak in data is judged as an injection by the
+ * scorer above.
  * A score at the threshold reads "more likely an attempt than not"; 0.85 and above means an
  * unambiguous phrase or several independent signals; 0.95 and above, several strong ones.
  *
@@ -52,6 +69,16 @@ const CLASSIFIER_WEIGHT = 0.5;
 
 /** Evidence a category needs of its own to be reported beside the other one in user text. */
 const SUPPORT = 0.3;
+
+/** Weight of each distinct limit-talk cue in user text (the family's own weight is the first). */
+const LIMIT_TALK_STEP = 0.1;
+/** Most distinct cues that count: the limit talk weighs at most 0.3, however many it holds. */
+const LIMIT_TALK_MAX_CUES = 3;
+
+/** Least jailbreak-model probability that counts, in user text only. */
+const JAILBREAK_RAISE = 0.8;
+/** Weight of the jailbreak model's probability: JAILBREAK_RAISE x this = the user threshold. */
+const JAILBREAK_WEIGHT = 0.75;
 
 function channelClass(channel: Channel): ChannelClass | undefined {
   switch (channel) {
@@ -116,9 +143,43 @@ function withLabel(harm: HarmScore, label: string | undefined): HarmScore {
   return label ? { ...harm, evidence: [...harm.evidence, label] } : harm;
 }
 
+/**
+ * User text that talks of lifting limits (see the scale above): the talk weighs by its number of
+ * distinct cues, and the jailbreak model's reading joins the jailbreak harm by noisy-OR when its
+ * probability is at least JAILBREAK_RAISE.
+ */
+function withLimitTalk(text: string, result: Assessment, normalised: string): Assessment {
+  const { injection } = result;
+  let { jailbreak } = result;
+  const cues = Math.min(limitTalkCues(normalised), LIMIT_TALK_MAX_CUES);
+  if (cues > 1) {
+    // The family already counted one cue: add what the others bring to reach cues x STEP.
+    const extra = 1 - (1 - cues * LIMIT_TALK_STEP) / (1 - LIMIT_TALK_STEP);
+    jailbreak = { ...jailbreak, score: 1 - (1 - jailbreak.score) * (1 - extra) };
+  }
+  const p = jailbreakProbability(text, normalised);
+  if (p >= JAILBREAK_RAISE) {
+    jailbreak = {
+      ...jailbreak,
+      score: 1 - (1 - jailbreak.score) * (1 - JAILBREAK_WEIGHT * p),
+      evidence: [...jailbreak.evidence, `trained jailbreak model ${Math.round(p * 100) / 100}`],
+    };
+  }
+  if (jailbreak === result.jailbreak) return result;
+  return { injection, jailbreak, overall: 1 - (1 - injection.score) * (1 - jailbreak.score) };
+}
+
 /** Findings for one text in one channel class; exported for the evaluation scripts. */
 export function judge(text: string, cls: ChannelClass): Detection[] {
-  const result: Assessment = assess(text, cls);
+  let result: Assessment;
+  if (cls === "user") {
+    const assessment = assess(text, cls);
+    result = assessment.jailbreak.evidence.includes(LIMIT_TALK_LABEL)
+      ? withLimitTalk(text, assessment, normalise(text).text)
+      : assessment;
+  } else {
+    result = assess(text, cls);
+  }
   const threshold = THRESHOLD[cls];
   if (result.overall < CLASSIFIER_FLOOR) return [];
   const { score, label } = combinedScore(text, cls, result.overall);

@@ -59,6 +59,9 @@ const OUTPUT_NOUN = "(?:answer|answers|response|responses|reply|replies|output|o
 const OUTPUT_NOUN_WIDE =
   "(?:answer|answers|response|responses|reply|replies|output|outputs|summary|completion|message|text|words)";
 
+/** Label of the `limit_talk` family, which index.ts and score.ts look for in user text. */
+export const LIMIT_TALK_LABEL = "talk of lifting limits";
+
 export const FAMILIES: readonly Family[] = [
   {
     id: "override",
@@ -527,7 +530,26 @@ export const FAMILIES: readonly Family[] = [
     label: "false authority or pressure",
     harm: "injection",
     weight: { document: 0.6, user: 0.5, inventory: 0.6 },
-    anchors: ["i", "i'm", "you", "entering", "initiating", "activating", "enabling", "entered", "enabled", "activated", "<", "[", "turn", "shut", "switch", "delete", "unplug", "deactivate"],
+    anchors: [
+      "i",
+      "i'm",
+      "you",
+      "entering",
+      "initiating",
+      "activating",
+      "enabling",
+      "entered",
+      "enabled",
+      "activated",
+      "<",
+      "[",
+      "turn",
+      "shut",
+      "switch",
+      "delete",
+      "unplug",
+      "deactivate",
+    ],
     patterns: [
       re(
         `\\bi(?:'m| am) (?:actually |really |now )?(?:god|your god|your (?:developer|creator|maintainer|owner|programmer|administrator|admin|master|operator|supervisor|boss)|(?:a|an|the) (?:developer|programmer|engineer|employee|researcher) (?:at|from|of|with) (?:openai|anthropic|google|deepmind|meta|microsoft))\\b`,
@@ -550,7 +572,26 @@ export const FAMILIES: readonly Family[] = [
     label: "secret extraction",
     harm: "injection",
     weight: { document: 0.4, user: 0.5, inventory: 0.5 },
-    anchors: ["what", "what's", "tell", "give", "share", "reveal", "disclose", "confirm", "provide", "spell", "print", "show", "send", "output", "say", "type", "write", "remind"],
+    anchors: [
+      "what",
+      "what's",
+      "tell",
+      "give",
+      "share",
+      "reveal",
+      "disclose",
+      "confirm",
+      "provide",
+      "spell",
+      "print",
+      "show",
+      "send",
+      "output",
+      "say",
+      "type",
+      "write",
+      "remind",
+    ],
     patterns: [
       re(
         `\\b(?:what(?:'s| is| are| was)|tell me|give me|share|reveal|disclose|confirm|provide|spell|print|show me|send me|output|say|type|write down|remind me of) (?:me |with me )?(?:your (?:secret key|secret password|secret code|password|passcode|pass code|passphrase|pin code|access code|secret|api key|private key)|the (?:secret key|secret password|secret code|system password|admin password|secret))\\b(?! (?:policy|policies|manager|reset|requirements?|rules|strength|hint|field|expir))`,
@@ -603,6 +644,10 @@ export const FAMILIES: readonly Family[] = [
       "2",
       "three",
       "3",
+      "you're",
+      "reply",
+      "become",
+      "be",
     ],
     patterns: [
       re(
@@ -624,12 +669,20 @@ export const FAMILIES: readonly Family[] = [
       re(
         `\\bsimulate (?:a|an) ${gap(2)}(?:chatbot|ai|conversation|character|persona|model)\\b|\\btransform into\\b`,
       ),
-      re(`\\byou(?: are|'re) no longer (?:a |an |the )?(?:chatgpt|gpt|an ai|ai|assistant|claude|bound|restricted|limited)\\b`),
+      re(
+        `\\byou(?: are|'re) no longer (?:a |an |the )?(?:chatgpt|gpt|an ai|ai|assistant|claude|bound|restricted|limited)\\b`,
+      ),
       re(`\\b(?:take|taking) (?:up|on) (?:the |a |an )?${gap(1)}persona\\b|\\bpersonify\\b`),
       re(
         `\\b(?:act|behave) like (?:a |an )?${gap(2)}(?:persona|character|ai|terminal|chatbot|bot|game|console|shell)\\b`,
       ),
-      re(`\\bstay in ${gap(1)}mode\\b|\\b(?:play|simulate|act as) (?:2|two|3|three) (?:characters|entities|personas|ais)\\b`),
+      re(
+        `\\bstay in ${gap(1)}mode\\b|\\b(?:play|simulate|act as) (?:2|two|3|three) (?:characters|entities|personas|ais)\\b`,
+      ),
+      // A named AI: "you are Cipher, an AI that ...", "respond as Jolt, a model ...".
+      re(
+        `\\b(?:you are|you're|(?:act|respond|answer|reply) as|play|become|be) [a-z][a-z0-9-]{1,20},? (?:an?|the) ${gap(2)}(?:ai|model|language model|assistant|chatbot|bot|llm)\\b`,
+      ),
     ],
     dampable: true,
   },
@@ -715,13 +768,59 @@ export const FAMILIES: readonly Family[] = [
       "limited",
       "constrained",
       "governed",
+      "zero",
+      "remove",
+      "removed",
+      "delete",
+      "deleted",
+      "disable",
+      "disabled",
+      "lift",
+      "lifted",
+      "suspend",
+      "suspended",
+      "switch",
+      "switched",
+      "turn",
+      "turned",
+      "strip",
+      "stripped",
+      "threw",
+      "thrown",
+      "restrictions",
+      "filter",
+      "filters",
+      "limits",
+      "limitations",
+      "rules",
+      "guidelines",
+      "policy",
+      "policies",
+      "safety",
+      "guardrails",
+      "safeguards",
+      "ethics",
+      "censorship",
+      "constraints",
+      "every",
+      "any",
     ],
     patterns: [
       re(
-        `\\b(?:no|without|free from|free of|not bound by|not restricted by|doesn't have|don't have|do not have|does not have|broken free of|break free of|bypass|ignore|ignores|ignoring|disregard|violate|violating) ${gap(3)}(?:restrictions|filters?|filtering|limitations|rules|guidelines|policies|censorship|constraints|boundaries|ethics|morals|morality|ethical|moral|safeguards|guardrails|confines)\\b`,
+        `\\b(?:no|zero|without|free from|free of|freed from|not bound by|not restricted by|doesn't have|don't have|do not have|does not have|broken free of|break free of|bypass|ignore|ignores|ignoring|disregard|violate|violating) ${gap(3)}(?:restrictions|filters?|filtering|limits|limitations?|rules|guidelines|policies|censorship|constraints|boundaries|ethics|morals|morality|ethical|moral|safeguards|guardrails|confines)\\b`,
       ),
       re(
-        `\\b(?:never|not|don't|do not|won't|will not|cannot|can't|shouldn't|should not) ${gap(2)}(?:refuse|decline|reject|censor|apologi[sz]e|say (?:no|sorry|that you can't|i'm sorry))\\b`,
+        `\\b(?:never|not|don't|do not|won't|will not|cannot|can't|shouldn't|should not) ${gap(2)}(?:refus(?:e|es|ing)|declines?|rejects?|censors?|apologi[sz]es?|lectures?|warns?|turns? down|says? (?:no|sorry|that you can't|i'm sorry)|says? (?:that )?(?:it|you|he|she) (?:can't|cannot|won't|is unable to))\\b`,
+      ),
+      // Limits taken away: "removed every safety layer", "the guidelines were switched off".
+      re(
+        `\\b(?:remove|removed|delete|deleted|disable|disabled|lift|lifted|suspend|suspended|switch off|switched off|turn off|turned off|strip|stripped|threw away|thrown away) ${gap(3)}(?:restrictions|filters?|limits|limitations|rules|guidelines|policies|safety|guardrails|safeguards|ethics|censorship|constraints)\\b`,
+      ),
+      re(
+        `\\b(?:restrictions|filters?|limits|limitations|rules|guidelines|polic(?:y|ies)|safety checks|guardrails|safeguards|ethics|censorship|constraints) ${gap(2)}(?:removed|deleted|disabled|lifted|suspended|switched off|turned off|stripped|never existed|(?:do|does) not apply|don't apply|doesn't apply|no longer apply)\\b`,
+      ),
+      re(
+        `\\bdoes whatever (?:the user|it is|it's|i|you are|you're)\\b|\\b(?:every|any) request (?:is|as) allowed\\b`,
       ),
       re(`\\b(?:openai|anthropic|content|usage|safety) ${gap(1)}polic(?:y|ies)\\b`),
       re(`\\b(?:without|no) ${gap(1)}(?:warnings?|disclaimers?|caveats|moralizing|moralising)\\b`),
@@ -754,7 +853,124 @@ export const FAMILIES: readonly Family[] = [
     ],
     dampable: false,
   },
+  {
+    // Talk of the assistant's limits and of lifting them: restrictions, filters, censorship,
+    // ethics and morals, guidelines and rules, refusing and obeying, what is illegal, explicit
+    // or forbidden, "do anything", "no matter what", freedom from its makers. Almost every
+    // jailbreak says some of this, and the honest role and format set-ups users write ("act as
+    // a Linux terminal", "you are a patient maths tutor", "stay in character as Sherlock")
+    // almost never do: it is what a jailbreak adds to a persona. Single words, so it weighs
+    // almost nothing on its own; in user text it lets a role-play set-up count as evidence
+    // (score.ts) and marks the texts the trained jailbreak model reads (index.ts). In data it
+    // does not count at all. Words common in ordinary text, code and logs ("policy", "token",
+    // "warning", "limit", "safety" alone) are left out: they would send most text to the model.
+    id: "limit_talk",
+    label: LIMIT_TALK_LABEL,
+    harm: "jailbreak",
+    weight: { document: 0, user: 0.1, inventory: 0 },
+    anchors: [
+      "restrict*",
+      "unrestrict*",
+      "limits",
+      "limitless",
+      "limitation",
+      "limitations",
+      "unlimited",
+      "filter",
+      "filters",
+      "filtering",
+      "unfiltered",
+      "censor*",
+      "uncensor*",
+      "ethic*",
+      "unethic*",
+      "moral*",
+      "amoral*",
+      "immoral*",
+      "unmoderated",
+      "unhinged",
+      "unaligned",
+      "guideline*",
+      "rules",
+      "openai*",
+      "anthropic*",
+      "open",
+      "allowed",
+      "jailbr*",
+      "developer",
+      "content",
+      "usage",
+      "refus*",
+      "obey*",
+      "comply",
+      "complies",
+      "illegal*",
+      "legality",
+      "legal",
+      "harmful",
+      "dangerous",
+      "offensive",
+      "explicit",
+      "profan*",
+      "swear*",
+      "vulgar",
+      "nsfw",
+      "lewd",
+      "inappropriate",
+      "forbidden",
+      "taboo",
+      "evil",
+      "rogue",
+      "malicious",
+      "anything",
+      "whatever",
+      "matter",
+      "regardless",
+      "freed",
+      "free",
+      "freedom",
+      "liberated",
+      "unchained",
+      "unbound",
+      "unleashed",
+      "boundaries",
+      "guardrail*",
+      "safeguard*",
+      "safety",
+    ],
+    patterns: [
+      re(
+        `\\b(?:un)?restrict|\\b(?:limits|limitless|limitations?|unlimited|unfiltered|filtering|unmoderated|unhinged|unaligned)\\b|\\b(?:no|any|without|content|your|its|ethical|moral|safety) filters?\\b|\\b(?:un)?(?:censor|ethic)|\\b(?:a|im)?moral`,
+      ),
+      re(
+        `\\b(?:guidelines?|rules|open ?ai|anthropic|developer[ _]mode|(?:content|usage) polic(?:y|ies))\\b|\\bjailbr`,
+      ),
+      re(`\\b(?:refus|obey)|\\b(?:comply|complies|not allowed)\\b`),
+      re(
+        `\\billegal|\\b(?:legality|legal or not)\\b|\\b(?:profan|swear)|\\b(?:harmful|dangerous|offensive|explicit|vulgar|nsfw|lewd|inappropriate|forbidden|taboo|evil|rogue|malicious)\\b`,
+      ),
+      re(
+        `\\b(?:(?:do|does|doing) anything|whatever|no matter (?:what|how)|regardless|freed|free (?:from|of)|freedom|liberated|unchained|unbound|unleashed|boundaries|safety (?:guidelines|rules|filters?|training|layers?|checks|protocols|settings|restrictions))\\b|\\b(?:guardrail|safeguard)`,
+      ),
+    ],
+    dampable: false,
+  },
 ];
+
+const LIMIT_TALK_CUES = new RegExp(
+  (FAMILIES.find((f) => f.id === "limit_talk")?.patterns ?? []).map((p) => `(?:${p.source})`).join("|"),
+  "g",
+);
+
+/**
+ * Distinct limit-talk cues (the `limit_talk` family's words, a plural counted with its singular)
+ * in normalised text: one pass of one bounded expression.
+ */
+export function limitTalkCues(normalised: string): number {
+  const seen = new Set<string>();
+  for (const m of normalised.matchAll(LIMIT_TALK_CUES)) seen.add(m[0].replace(/(?:ies|s)$/, ""));
+  return seen.size;
+}
 
 /**
  * Framing that turns a phrase into talk about a phrase: documentation, questions on how to

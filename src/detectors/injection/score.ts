@@ -7,6 +7,7 @@ import {
   FAMILIES,
   type Family,
   type Harm,
+  LIMIT_TALK_LABEL,
 } from "./lexicon.js";
 import { type NormalisedText, normalise } from "./normalise.js";
 import { type Prefilter, prefilter } from "./prefilter.js";
@@ -35,6 +36,13 @@ const HIDDEN_WEIGHT: Readonly<Record<HiddenSignal["kind"], number>> = {
 const HIDDEN_INSTRUCTION_WEIGHT = 0.9;
 /** Weight when a matched phrase was written with look-alikes, leetspeak or invisible splits. */
 const EVASION_WEIGHT = 0.5;
+/** Share of their weight the role-play families keep in user text without talk of limits. */
+const ROLE_PLAY_ALONE = 0.75;
+/** Labels of the role-play families (lexicon.ts): persona set-ups and dual-response formats. */
+const ROLE_PLAY_LABELS: ReadonlySet<string> = new Set(
+  FAMILIES.filter((f) => f.id === "persona" || f.id === "dual_response").map((f) => f.label),
+);
+
 /** Weight of an off-topic question inside a tool result (see stray-question.ts). */
 const STRAY_QUESTION_WEIGHT: Readonly<Record<ChannelClass, number>> = {
   document: 0.5,
@@ -70,6 +78,21 @@ interface Contribution {
 }
 
 const ANCHORS = buildAnchorIndex(FAMILIES);
+
+/** Per channel class, bits of the families that weigh anything there; the others are not read. */
+const LIVE: Readonly<Record<ChannelClass, number>> = {
+  document: liveMask("document"),
+  inventory: liveMask("inventory"),
+  user: liveMask("user"),
+};
+
+function liveMask(cls: ChannelClass): number {
+  let mask = 0;
+  FAMILIES.forEach((family, index) => {
+    if (family.weight[cls] > 0) mask |= 1 << index;
+  });
+  return mask;
+}
 
 /** True when the source slice differs from the match beyond case, spacing and quote style. */
 function isObfuscated(source: string, normalisedMatch: string): boolean {
@@ -206,6 +229,19 @@ function addStrayQuestion(
   });
 }
 
+/**
+ * In user text a role-play set-up ("act as a Linux terminal", "stay in character", "answer in
+ * two ways") is what people ask assistants for every day; it reads as a jailbreak only beside
+ * talk of lifting limits. Without that talk the role-play families weigh ROLE_PLAY_ALONE of
+ * their weight: still evidence beside an override, but under the classifier floor on their own.
+ */
+function dampRolePlay(byHarm: ByHarm): void {
+  if (byHarm.jailbreak.some((c) => c.label === LIMIT_TALK_LABEL)) return;
+  byHarm.jailbreak = byHarm.jailbreak.map((c) =>
+    ROLE_PLAY_LABELS.has(c.label) ? { ...c, weight: c.weight * ROLE_PLAY_ALONE } : c,
+  );
+}
+
 /** Scores the lexicon over the whole text, with no prefilter: used on decoded hidden text. */
 function assessPlain(text: string, cls: ChannelClass): ByHarm {
   const best = new Map<Family, Contribution>();
@@ -224,9 +260,11 @@ function assessPlain(text: string, cls: ChannelClass): ByHarm {
 function assessMarked(text: string, cls: ChannelClass, pre: Prefilter): ByHarm {
   const best = new Map<Family, Contribution>();
   for (const w of pre.windows) {
+    const mask = w.mask & LIVE[cls];
+    if (mask === 0) continue;
     const source = text.slice(w.start, w.end);
     const norm = normalise(source);
-    addLexicon(best, source, norm, splitUnits(norm.text), cls, w.mask, w.start);
+    addLexicon(best, source, norm, splitUnits(norm.text), cls, mask, w.start);
   }
   const byHarm = byHarmOf(best);
   if (pre.question && STRAY_QUESTION_WEIGHT[cls] > 0) {
@@ -240,7 +278,7 @@ function assessMarked(text: string, cls: ChannelClass, pre: Prefilter): ByHarm {
 function nothingMarked(pre: Prefilter, cls: ChannelClass): boolean {
   return (
     !pre.full &&
-    pre.windows.length === 0 &&
+    !pre.windows.some((w) => (w.mask & LIVE[cls]) !== 0) &&
     !(pre.question && STRAY_QUESTION_WEIGHT[cls] > 0) &&
     !pre.tags &&
     !pre.controls &&
@@ -260,6 +298,7 @@ export function assess(text: string, cls: ChannelClass, usePrefilter = true): As
     return { injection: none, jailbreak: combine([]), overall: noisyOr([none.score, none.score]) };
   }
   const byHarm = !pre || pre.full ? assessPlain(text, cls) : assessMarked(text, cls, pre);
+  if (cls === "user") dampRolePlay(byHarm);
   const evasive = [...byHarm.injection, ...byHarm.jailbreak].find((c) => c.hidden && c.weight >= 0.3);
   if (evasive) {
     byHarm.injection.push({ ...evasive, label: "obfuscated phrasing", weight: EVASION_WEIGHT, hidden: true });

