@@ -42,7 +42,11 @@ export class PrefixChain {
       b = fmix(b ^ a);
       c = fmix(c ^ b);
       d = fmix(d ^ c);
-      this.#lanes.set([a >>> 0, b >>> 0, c >>> 0, d >>> 0], i * 4);
+      const at = i * 4;
+      this.#lanes[at] = a;
+      this.#lanes[at + 1] = b;
+      this.#lanes[at + 2] = c;
+      this.#lanes[at + 3] = d;
     }
   }
 
