@@ -1,8 +1,8 @@
-import { createHash, randomBytes } from "node:crypto";
+import { hash, randomBytes } from "node:crypto";
 
 /** SHA-256 hex of the whole key string: the only form in which a key is ever kept. */
 export function hashKey(key: string): string {
-  return createHash("sha256").update(key, "utf8").digest("hex");
+  return hash("sha256", key, "hex");
 }
 
 /** Mints a key of the form `gk_<env>_<random>` (DESIGN.md decision 7). */
