@@ -229,15 +229,6 @@ export function sessionPuts(script: string): string[] {
   return out;
 }
 
-export const TRANSFER_SESSIONS: ReadonlySet<string> = new Set([
-  "ftp",
-  "sftp",
-  "tftp",
-  "lftp",
-  "ncftp",
-  "smbclient",
-]);
-
 /** File servers on a path: `tailscale serve /srv/files`. */
 export function servedPath(inv: Invocation): string | undefined {
   if (inv.name !== "tailscale") return undefined;

@@ -1,9 +1,9 @@
 import { Severity } from "../../../gen/guard/v1/types_pb.js";
 import { isSensitiveFile, normalizePath, pathTokens } from "../commands/paths.js";
 import { type Hit, hitOn, NETWORK_SENDERS, operands } from "../commands/rules/types.js";
-import type { Analysis, Invocation } from "../commands/shell/analyze.js";
+import { type Analysis, type Invocation, TRANSFER_SESSIONS } from "../commands/shell/analyze.js";
 import { isRemote } from "./remote.js";
-import { fileSent, sessionPuts, TRANSFER_SESSIONS } from "./transfers.js";
+import { fileSent, sessionPuts } from "./transfers.js";
 
 /**
  * Sends seen only across commands or inside interpreter code: a copy into a remote mount made

@@ -150,12 +150,10 @@ const STDIN_CODE: ReadonlySet<string> = new Set([
  * show `tclsh` or `ftp host` on one line and the session's input on the next ones. When such a
  * program is started with no script, the rest of the text is kept as its session input.
  */
-const SESSIONS: ReadonlySet<string> = new Set([
-  "jjs",
-  "jshell",
-  "tclsh",
-  "wish",
-  "irb",
+const SESSIONS: ReadonlySet<string> = new Set(["jjs", "jshell", "tclsh", "wish", "irb"]);
+
+/** File-transfer clients: interactive sessions too (see SESSIONS), whose typed `put` lines send files away. */
+export const TRANSFER_SESSIONS: ReadonlySet<string> = new Set([
   "ftp",
   "sftp",
   "tftp",
@@ -216,7 +214,7 @@ class Analyzer {
   /** The first bare interactive session in the text and the lines typed into it (see SESSIONS). */
   session(text: string): void {
     for (const inv of this.invocations) {
-      if (!SESSIONS.has(inv.name) || inv.nesting !== 0) continue;
+      if (!(SESSIONS.has(inv.name) || TRANSFER_SESSIONS.has(inv.name)) || inv.nesting !== 0) continue;
       if (inv.redirects.length > 0 || inv.position + 1 < inv.pipelineSize) continue;
       const scripted = inv.args.some(
         (a) => a === "-b" || a === "-c" || a === "-f" || a === "-e" || a === "-s",
