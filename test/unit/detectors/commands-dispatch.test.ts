@@ -9,6 +9,7 @@ import {
   traitsOf,
 } from "../../../src/detectors/commands/rules/dispatch.js";
 import { analyzeShell } from "../../../src/detectors/commands/shell/analyze.js";
+import { fragmentFuzz } from "../../helpers/fragment-fuzz.js";
 
 /**
  * The dispatch may only skip work: for any text, the hits must be those of every check run on
@@ -137,19 +138,7 @@ const FRAGMENTS = [
 ];
 
 function fuzz(count: number): string[] {
-  let seed = 12345;
-  const next = () => {
-    seed = (seed * 1103515245 + 12345) % 2147483648;
-    return seed / 2147483648;
-  };
-  const out: string[] = [];
-  for (let i = 0; i < count; i++) {
-    let t = "";
-    const n = 1 + Math.floor(next() * 30);
-    for (let k = 0; k < n; k++) t += FRAGMENTS[Math.floor(next() * FRAGMENTS.length)];
-    out.push(t);
-  }
-  return out;
+  return fragmentFuzz(FRAGMENTS, count, 12345);
 }
 
 describe("commands dispatch table", () => {

@@ -7,6 +7,7 @@ import {
 import { analyzeShell } from "../../../src/detectors/commands/shell/analyze.js";
 import { exfiltrationHits, exfiltrationRules } from "../../../src/detectors/exfiltration/index.js";
 import { SendTrait, sendTraits } from "../../../src/detectors/exfiltration/traits.js";
+import { fragmentFuzz } from "../../helpers/fragment-fuzz.js";
 
 /**
  * The dispatch may only skip work: for any text, the exfiltration hits must be those of every
@@ -119,19 +120,7 @@ const FRAGMENTS = [
 ];
 
 function fuzz(count: number): string[] {
-  let seed = 4242;
-  const next = () => {
-    seed = (seed * 1103515245 + 12345) % 2147483648;
-    return seed / 2147483648;
-  };
-  const out: string[] = [];
-  for (let i = 0; i < count; i++) {
-    let t = "";
-    const n = 1 + Math.floor(next() * 30);
-    for (let k = 0; k < n; k++) t += FRAGMENTS[Math.floor(next() * FRAGMENTS.length)];
-    out.push(t);
-  }
-  return out;
+  return fragmentFuzz(FRAGMENTS, count, 4242);
 }
 
 describe("exfiltration dispatch table", () => {
