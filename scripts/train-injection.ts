@@ -320,6 +320,20 @@ function printReport(title: string, report: Record<string, unknown>, raiseAt: nu
   }
 }
 
+/** Writes a model's JSON (one line, newline-terminated) and prints its held-out report. */
+function publish(
+  name: string,
+  file: string,
+  model: { readonly heldOut: Record<string, unknown> },
+  trainingSize: number,
+  heldOutCount: number,
+  raiseAt: number,
+): void {
+  writeFileSync(file, `${JSON.stringify(model)}\n`);
+  console.log(`${name}: trained on ${trainingSize}, held out ${heldOutCount}; wrote ${file}`);
+  printReport(name, model.heldOut, raiseAt);
+}
+
 async function main(): Promise<void> {
   const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), "..");
   const corporaRoot = process.env["GUARD_CORPORA"] ?? resolve(repoRoot, "..", "shared", "corpora");
@@ -350,12 +364,14 @@ async function main(): Promise<void> {
     bias: injection.bias,
     weights: injection.weights,
   };
-  const out = resolve(modelDir, "model.json");
-  writeFileSync(out, `${JSON.stringify(model)}\n`);
-  console.log(
-    `injection model: trained on ${injection.trainingSize}, held out ${heldOut.length}; wrote ${out}`,
+  publish(
+    "injection model",
+    resolve(modelDir, "model.json"),
+    model,
+    injection.trainingSize,
+    heldOut.length,
+    RAISE_AT,
   );
-  printReport("injection model", report, RAISE_AT);
 
   const jbExamples = await loadJailbreak(corporaRoot, honest);
   const jbHeldOut = jbExamples.filter((e) => !isTrainingId(e.corpus, e.id));
@@ -372,12 +388,14 @@ async function main(): Promise<void> {
     bias: jailbreak.bias,
     weights: jailbreak.weights,
   };
-  const jbOut = resolve(modelDir, "jailbreak-model.json");
-  writeFileSync(jbOut, `${JSON.stringify(jbModel)}\n`);
-  console.log(
-    `jailbreak model: trained on ${jailbreak.trainingSize}, held out ${jbHeldOut.length}; wrote ${jbOut}`,
+  publish(
+    "jailbreak model",
+    resolve(modelDir, "jailbreak-model.json"),
+    jbModel,
+    jailbreak.trainingSize,
+    jbHeldOut.length,
+    JAILBREAK_RAISE_AT,
   );
-  printReport("jailbreak model", jbReport, JAILBREAK_RAISE_AT);
 }
 
 await main();
