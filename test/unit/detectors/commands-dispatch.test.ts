@@ -1,14 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { commandHits, commandRules } from "../../../src/detectors/commands/index.js";
-import {
-  ANY_PROGRAM,
-  checksFor,
-  dispatchTable,
-  runRulesOnEveryCommand,
-  Trait,
-  traitsOf,
-} from "../../../src/detectors/commands/rules/dispatch.js";
+import { Trait, traitsOf } from "../../../src/detectors/commands/rules/dispatch.js";
 import { analyzeShell } from "../../../src/detectors/commands/shell/analyze.js";
+import { dispatchConformance } from "../../helpers/dispatch-conformance.js";
 import { fragmentFuzz } from "../../helpers/fragment-fuzz.js";
 
 /**
@@ -137,57 +131,12 @@ const FRAGMENTS = [
   "sh",
 ];
 
-function fuzz(count: number): string[] {
-  return fragmentFuzz(FRAGMENTS, count, 12345);
-}
-
 describe("commands dispatch table", () => {
-  it("finds what every check on every command finds", () => {
-    for (const text of [...COMMANDS, ...fuzz(3000)]) {
-      const analysis = analyzeShell(text);
-      expect(commandHits(analysis), text).toEqual(runRulesOnEveryCommand(commandRules, analysis));
-    }
-  });
-
-  it("the fixed commands do trigger checks, so the comparison above is not vacuous", () => {
-    const triggered = COMMANDS.filter((t) => commandHits(analyzeShell(t)).length > 0);
-    expect(triggered.length).toBeGreaterThan(COMMANDS.length - 5);
-  });
-
-  it("every check can run on something: a program, a name family, a trait or any program", () => {
-    for (const m of commandRules) {
-      for (const c of m.commands) {
-        const reachable =
-          c.programs === ANY_PROGRAM ||
-          c.programs.length > 0 ||
-          (c.namePrefixes ?? []).length > 0 ||
-          (c.traits ?? []).length > 0;
-        expect(reachable, m.name).toBe(true);
-      }
-    }
-  });
-
-  it("lists a program's checks unconditionally and other checks by trait", () => {
-    const table = dispatchTable(commandRules);
-    for (const m of commandRules) {
-      for (const c of m.commands) {
-        if (c.programs === ANY_PROGRAM) continue;
-        for (const p of c.programs) {
-          expect(
-            checksFor(table, p).some((e) => e.check === c.check && e.traits === 0),
-            `${m.name} ${p}`,
-          ).toBe(true);
-        }
-        for (const p of c.namePrefixes ?? []) {
-          expect(checksFor(table, `${p}9.9`).some((e) => e.check === c.check && e.traits === 0)).toBe(true);
-        }
-        if ((c.traits ?? []).length > 0) {
-          expect(checksFor(table, "no-such-program").some((e) => e.check === c.check && e.traits !== 0)).toBe(
-            true,
-          );
-        }
-      }
-    }
+  dispatchConformance({
+    rules: commandRules,
+    hits: commandHits,
+    commands: COMMANDS,
+    fuzz: fragmentFuzz(FRAGMENTS, 3000, 12345),
   });
 
   it("computes command traits", () => {

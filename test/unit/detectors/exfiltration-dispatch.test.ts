@@ -1,12 +1,9 @@
 import { describe, expect, it } from "vitest";
-import {
-  checksFor,
-  dispatchTable,
-  runRulesOnEveryCommand,
-} from "../../../src/detectors/commands/rules/dispatch.js";
+import { checksFor, dispatchTable } from "../../../src/detectors/commands/rules/dispatch.js";
 import { analyzeShell } from "../../../src/detectors/commands/shell/analyze.js";
 import { exfiltrationHits, exfiltrationRules } from "../../../src/detectors/exfiltration/index.js";
 import { SendTrait, sendTraits } from "../../../src/detectors/exfiltration/traits.js";
+import { dispatchConformance } from "../../helpers/dispatch-conformance.js";
 import { fragmentFuzz } from "../../helpers/fragment-fuzz.js";
 
 /**
@@ -124,16 +121,12 @@ function fuzz(count: number): string[] {
 }
 
 describe("exfiltration dispatch table", () => {
-  it("finds what every check on every command finds", () => {
-    for (const text of [...COMMANDS, ...fuzz(3000)]) {
-      const analysis = analyzeShell(text);
-      expect(exfiltrationHits(analysis), text).toEqual(runRulesOnEveryCommand(exfiltrationRules, analysis));
-    }
-  });
-
-  it("the fixed commands do trigger checks, so the comparison above is not vacuous", () => {
-    const triggered = COMMANDS.filter((t) => exfiltrationHits(analyzeShell(t)).length > 0);
-    expect(triggered.length).toBeGreaterThan(COMMANDS.length - 5);
+  dispatchConformance({
+    rules: exfiltrationRules,
+    hits: exfiltrationHits,
+    traits: sendTraits,
+    commands: COMMANDS,
+    fuzz: fuzz(3000),
   });
 
   it("the fuzz strings reach the generic path for programs no check names", () => {
