@@ -261,6 +261,11 @@ function textSlot(scope: MemoScope, unit: Unit): TextSlot {
 /** A text-level hit, re-addressed to the unit's path and call; gaps where nothing is known. */
 function readdressed(known: UnitResults | undefined, unit: Unit, size: number): UnitResults {
   if (!known) return new Array<readonly Finding[] | undefined>(size).fill(undefined);
+  return addressedTo(known, unit);
+}
+
+/** Results judged on a unit of another body, as findings of `unit`: its path and call (copies only where they differ). */
+export function addressedTo(known: UnitResults, unit: Unit): UnitResults {
   const callId = unit.segments[0]?.callId ?? "";
   return known.map((findings) => {
     if (!findings || findings.length === 0) return findings === undefined ? undefined : EMPTY;

@@ -1,5 +1,5 @@
-import type { ConversationEntry, Finding, Segment } from "../../gen/guard/v1/types_pb.js";
-import type { JudgedUnit, Unit, UnitResults } from "./detection-memo.js";
+import type { ConversationEntry, Segment } from "../../gen/guard/v1/types_pb.js";
+import { addressedTo, type JudgedUnit, type Unit, type UnitResults } from "./detection-memo.js";
 
 /**
  * The session level of the detection memo (detection-memo.ts): what a session's last request
@@ -117,12 +117,8 @@ function readdressed(
   const after = stored.at + n;
   if (after < messageEnd && segments[after]!.path === head.path) return undefined;
   if (head.path === stored.unit.path) return stored;
-  const path = head.path;
-  return {
-    ...stored,
-    unit: { path, segments: segments.slice(stored.at, after) },
-    results: stored.results.map((findings) => findings?.map((f): Finding => ({ ...f, path }))),
-  };
+  const unit = { path: head.path, segments: segments.slice(stored.at, after) };
+  return { ...stored, unit, results: addressedTo(stored.results, unit) };
 }
 
 /**
