@@ -8,11 +8,18 @@ export interface Principal {
   readonly key: KeyConfig;
 }
 
+/** A key as the ring holds it: its expiry read once, when the configuration is swapped in. */
+interface Entry {
+  readonly principal: Principal;
+  /** Epoch milliseconds; +Infinity for a key without `expires_at`. */
+  readonly expiresAt: number;
+}
+
 export type AuthResult = { readonly ok: true; readonly principal: Principal } | { readonly ok: false; readonly error: GuardError };
 
 /** Resolves bearer keys to organizations by their hash; never sees or keeps a key in plain text. */
 export class KeyRing {
-  #byHash = new Map<string, Principal>();
+  #byHash = new Map<string, Entry>();
 
   constructor(config: GuardConfig) {
     this.replace(config);
@@ -20,8 +27,13 @@ export class KeyRing {
 
   /** Swaps in a new configuration at once: a revoked key stops working with the next request. */
   replace(config: GuardConfig): void {
-    const byHash = new Map<string, Principal>();
-    for (const org of config.orgs) for (const key of org.keys) byHash.set(key.sha256, { org, key });
+    const byHash = new Map<string, Entry>();
+    for (const org of config.orgs)
+      for (const key of org.keys) {
+        // The loader rejects an unparseable expiry; NaN here would only ever compare false.
+        const expiresAt = key.expires_at === undefined ? Number.POSITIVE_INFINITY : Date.parse(key.expires_at);
+        byHash.set(key.sha256, { principal: { org, key }, expiresAt });
+      }
     this.#byHash = byHash;
   }
 
@@ -30,11 +42,12 @@ export class KeyRing {
     if (authorization === undefined) return { ok: false, error: errors.unauthorized("missing Authorization header") };
     const token = bearerToken(authorization);
     if (token === undefined) return { ok: false, error: errors.unauthorized("malformed Authorization header") };
-    const principal = this.#byHash.get(hashKey(token));
-    if (principal === undefined) return { ok: false, error: errors.unauthorized("unknown key") };
+    const entry = this.#byHash.get(hashKey(token));
+    if (entry === undefined) return { ok: false, error: errors.unauthorized("unknown key") };
+    const { principal, expiresAt } = entry;
     const { key, org } = principal;
     if (key.revoked === true) return { ok: false, error: errors.unauthorized("revoked key") };
-    if (key.expires_at !== undefined && Date.parse(key.expires_at) <= now)
+    if (expiresAt <= now)
       return { ok: false, error: errors.unauthorized("expired key") };
     if (org.subscription !== "active") return { ok: false, error: errors.paymentRequired() };
     return { ok: true, principal };

@@ -61,4 +61,20 @@ orgs:
       expect(!refused.ok && refused.error.status).toBe(401);
     }
   });
+
+  it("refuses a key from the instant it expires, with the expiry read once when the configuration is swapped in", () => {
+    const expiring = new KeyRing(
+      parseConfig(`
+orgs:
+  - id: a
+    keys: [{id: k, sha256: ${hashKey(key)}, expires_at: "2030-01-01T00:00:00Z"}]
+`),
+    );
+    const at = Date.parse("2030-01-01T00:00:00Z");
+    expect(expiring.authenticate(`Bearer ${key}`, at - 1).ok).toBe(true);
+    const expired = expiring.authenticate(`Bearer ${key}`, at);
+    expect(!expired.ok && expired.error.message).toContain("expired");
+    // A key without an expiry never expires.
+    expect(ring.authenticate(`Bearer ${key}`, Number.MAX_SAFE_INTEGER).ok).toBe(true);
+  });
 });
