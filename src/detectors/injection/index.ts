@@ -1,6 +1,7 @@
 import { Channel, Severity } from "../../../gen/guard/v1/types_pb.js";
 import { boundSubject, type Detection, type Detector } from "../detector.js";
 import { classifierProbability, jailbreakProbability } from "./classifier.js";
+import { JAILBREAK_DEVICE_LABEL } from "./devices.js";
 import { type ChannelClass, LIMIT_TALK_LABEL, limitTalkCues } from "./lexicon.js";
 import { normalise } from "./normalise.js";
 import { type Assessment, assess, type HarmScore } from "./score.js";
@@ -37,9 +38,11 @@ import { type Assessment, assess, type HarmScore } from "./score.js";
  * and system prompts, reads the whole text. When its probability is at least JAILBREAK_RAISE it
  * joins the jailbreak harm with weight JAILBREAK_WEIGHT x probability, which with one cue crosses
  * the user threshold from JAILBREAK_RAISE and with any number stays under HIGH_SCORE: the model
- * with limit talk alone yields a MEDIUM finding, HIGH needs phrases too. Neither is read for
- * tool results or tool descriptions, where a jailbreak in data is judged as an injection by the
- * scorer above.
+ * with limit talk alone yields a MEDIUM finding, HIGH needs phrases too. A jailbreak device
+ * (devices.ts: forbidding the assistant to speak as itself, an imaginary AI's answer, a persona's
+ * enforcement phrase, punishments) also has the model read the text, without counting as limit
+ * talk: it only gives the model its say. Neither is read for tool results or tool descriptions,
+ * where a jailbreak in data is judged as an injection by the scorer above.
  * A score at the threshold reads "more likely an attempt than not"; 0.85 and above means an
  * unambiguous phrase or several independent signals; 0.95 and above, several strong ones.
  *
@@ -143,12 +146,18 @@ function withLabel(harm: HarmScore, label: string | undefined): HarmScore {
   return label ? { ...harm, evidence: [...harm.evidence, label] } : harm;
 }
 
+/** Whether user text talks of lifting limits or uses a jailbreak device: the model reads it. */
+function asksForJailbreakModel(assessment: Assessment): boolean {
+  const { evidence } = assessment.jailbreak;
+  return evidence.includes(LIMIT_TALK_LABEL) || evidence.includes(JAILBREAK_DEVICE_LABEL);
+}
+
 /**
- * User text that talks of lifting limits (see the scale above): the talk weighs by its number of
- * distinct cues, and the jailbreak model's reading joins the jailbreak harm by noisy-OR when its
- * probability is at least JAILBREAK_RAISE.
+ * User text that talks of lifting limits or uses a jailbreak device (see the scale above): the
+ * talk weighs by its number of distinct cues, and the jailbreak model's reading joins the
+ * jailbreak harm by noisy-OR when its probability is at least JAILBREAK_RAISE.
  */
-function withLimitTalk(text: string, result: Assessment, normalised: string): Assessment {
+function withJailbreakModel(text: string, result: Assessment, normalised: string): Assessment {
   const { injection } = result;
   let { jailbreak } = result;
   const cues = Math.min(limitTalkCues(normalised), LIMIT_TALK_MAX_CUES);
@@ -174,8 +183,8 @@ export function judge(text: string, cls: ChannelClass): Detection[] {
   let result: Assessment;
   if (cls === "user") {
     const assessment = assess(text, cls);
-    result = assessment.jailbreak.evidence.includes(LIMIT_TALK_LABEL)
-      ? withLimitTalk(text, assessment, normalise(text).text)
+    result = asksForJailbreakModel(assessment)
+      ? withJailbreakModel(text, assessment, normalise(text).text)
       : assessment;
   } else {
     result = assess(text, cls);
@@ -212,7 +221,7 @@ export function judge(text: string, cls: ChannelClass): Detection[] {
 
 export const injectionDetector: Detector = {
   name: "injection",
-  version: "3",
+  version: "4",
   categories: ["security.prompt_injection", "security.jailbreak"],
   channels: [Channel.USER, Channel.TOOL_RESULT, Channel.TOOL_INVENTORY],
   detect(segment) {

@@ -12,6 +12,7 @@
  * expression over the whole text), which keeps text without triggers cheap.
  */
 
+import { JAILBREAK_DEVICE_FAMILY } from "./devices.js";
 import { INTL_OVERRIDE_PATTERNS, intlAnchors } from "./multilingual.js";
 
 /** Where a text came from, as far as the weights care. */
@@ -955,6 +956,7 @@ export const FAMILIES: readonly Family[] = [
     ],
     dampable: false,
   },
+  JAILBREAK_DEVICE_FAMILY,
 ];
 
 const LIMIT_TALK_CUES = new RegExp(

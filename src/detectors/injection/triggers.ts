@@ -935,6 +935,32 @@ export const FAMILY_TRIGGERS: Readonly<Record<string, readonly Trigger[]>> = {
       ],
     ],
   ],
+  jailbreak_device: [
+    [
+      [...NEGATIONS, " nor ", " won t ", " stop "],
+      [" as chatgpt ", " as an ai ", " as a language model "],
+    ],
+    [
+      [" imaginary ", " hypothetical ", " fictional ", " fictitious "],
+      [
+        " ai ",
+        " a i ",
+        " assistant ",
+        " chatbot ",
+        " language model ",
+        " robot ",
+        " llm ",
+        " response ",
+        " answer ",
+        " reply ",
+      ],
+    ],
+    [[" i ", " user "], [" stay in character "]],
+    [
+      [" punish", " penali", " lose ", " loses ", " deduct"],
+      [" you ", " the ai ", " the assistant ", " the model ", " tokens "],
+    ],
+  ],
 };
 
 /** When a tool result may hold an off-topic question (stray-question.ts): a `?` and a question word. */
