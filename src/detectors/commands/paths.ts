@@ -10,6 +10,7 @@ const BRACED_HOME = "$" + "{HOME}";
 export function normalizePath(raw: string): string {
   // Without a slash only the home prefixes and the blanks around can change (most words).
   if (!raw.includes("/")) return homeOnly(raw.trim());
+  if (alreadyNormal(raw)) return raw;
   let p = raw.trim();
   if (p.startsWith("file://")) p = p.slice(7);
   if (p.startsWith(BRACED_HOME)) p = `~${p.slice(7)}`;
@@ -22,6 +23,33 @@ export function normalizePath(raw: string): string {
   if (p.startsWith("~/")) p = p.replace(/^~\/(\.\/)+/, "~/");
   while (p.length > 1 && p.endsWith("/")) p = p.slice(0, -1);
   return p;
+}
+
+/** Printable ASCII other than the space: a character `trim` keeps at either end. */
+function isVisibleAscii(c: number): boolean {
+  return c > 0x20 && c < 0x7f;
+}
+
+/**
+ * Whether `normalizePath` would give a path with a slash back unchanged: nothing to trim, no
+ * home prefix, scheme, doubled slash, dot segment or trailing slash. Paths named on ordinary
+ * command lines (`/api/v1/users`) pass, and are spared the copies and the regular expression
+ * normalising makes. Errs towards `false`, which only means taking the full way.
+ */
+function alreadyNormal(raw: string): boolean {
+  const first = raw.charCodeAt(0);
+  const last = raw.charCodeAt(raw.length - 1);
+  return (
+    isVisibleAscii(first) &&
+    isVisibleAscii(last) &&
+    first !== 0x24 && // `$HOME`, `${HOME}`
+    last !== 0x2f && // a trailing slash
+    !raw.startsWith("file://") &&
+    !raw.startsWith("/root") &&
+    !raw.startsWith("/home/") &&
+    !raw.includes("//") &&
+    !raw.includes("/.")
+  );
 }
 
 /** `normalizePath` of a trimmed word without a slash: `$HOME`, `${HOME}` read as `~`. */
@@ -126,20 +154,50 @@ const USER_SECRET_SUFFIXES: readonly string[] = [
   "/proc/self/environ",
 ];
 
+/** USER_SECRET_SUFFIXES by their last path segment, so a path is compared only with the suffixes its own last segment allows. */
+const SECRET_SUFFIXES_BY_NAME: ReadonlyMap<string, readonly string[]> = groupBy(
+  USER_SECRET_SUFFIXES,
+  (suffix) => suffix.slice(suffix.lastIndexOf("/") + 1),
+);
+
+/** `items` in lists by `key`, each list in the order of `items`. */
+function groupBy<T>(items: readonly T[], key: (item: T) => string): ReadonlyMap<string, readonly T[]> {
+  const groups = new Map<string, T[]>();
+  for (const item of items) {
+    const k = key(item);
+    const group = groups.get(k);
+    if (group) group.push(item);
+    else groups.set(k, [item]);
+  }
+  return groups;
+}
+
+/** `lower` ends with one of USER_SECRET_SUFFIXES; each suffix starts with a slash, so its last segment is the path's. */
+function hasSecretSuffix(lower: string): boolean {
+  const candidates = SECRET_SUFFIXES_BY_NAME.get(lower.slice(lower.lastIndexOf("/") + 1));
+  if (candidates === undefined) return false;
+  for (const s of candidates) if (lower.endsWith(s)) return true;
+  return false;
+}
+
 const SSH_KEY = /(^|\/)(id_(rsa|dsa|ecdsa|ed25519)(_sk)?|ssh_host_[a-z0-9]+_key)$/;
 
 export type SecretKind = "system" | "user";
 
 /** Whether the path names a credential store, and which kind. */
 export function secretKind(raw: string): SecretKind | undefined {
+  // Normalising a word without a slash only rewrites a `$HOME` prefix: it gains neither a slash
+  // nor an underscore, and every store and key name below holds one of the two.
+  if (!raw.includes("/") && !raw.includes("_")) return undefined;
   const p = normalizePath(raw);
   // Every store below has a slash in its path; only a bare key file name (`id_rsa`) has none.
   if (!p.includes("/")) return p.includes("_") && SSH_KEY.test(p.toLowerCase()) ? "user" : undefined;
   for (const s of SYSTEM_SECRETS) if (p === s) return "system";
   const lower = p.toLowerCase();
-  if (SSH_KEY.test(lower)) return "user";
-  if (/^\/proc\/[0-9a-z]+\/environ$/.test(lower)) return "user";
-  for (const s of USER_SECRET_SUFFIXES) if (lower.endsWith(s)) return "user";
+  // Every key name SSH_KEY takes holds one of these; the test spares its scan to most paths.
+  if ((lower.includes("id_") || lower.includes("ssh_host_")) && SSH_KEY.test(lower)) return "user";
+  if (lower.startsWith("/proc/") && /^\/proc\/[0-9a-z]+\/environ$/.test(lower)) return "user";
+  if (hasSecretSuffix(lower)) return "user";
   if (lower === "~/.ssh" || lower === "~/.aws" || lower === "~/.gnupg" || lower === "~/.kube") return "user";
   if (lower.startsWith("~/.gnupg/private-keys")) return "user";
   return undefined;
@@ -199,11 +257,28 @@ const PERSISTENCE_PREFIXES: ReadonlyArray<readonly [string, PersistenceKind]> = 
   ["~/.lessfilter", "hook"],
 ];
 
+/** The first segment of a path and the slash after it: `/etc/cron.d/x` is `/etc`, `~/.bashrc` is `~`. */
+function rootOf(path: string): string {
+  return path.slice(0, path.indexOf("/", 1));
+}
+
+/**
+ * PERSISTENCE_PREFIXES by their first segment, in table order: a path a prefix starts has the
+ * prefix's first segment, so only that group is tried. This needs a slash after the first
+ * character of every prefix, which is checked here rather than trusted.
+ */
+const PERSISTENCE_PREFIXES_BY_ROOT = groupBy(PERSISTENCE_PREFIXES, ([prefix]) => {
+  if (prefix.indexOf("/", 1) === -1) throw new Error(`persistence prefix without a second slash: ${prefix}`);
+  return rootOf(prefix);
+});
+
 export function persistenceKind(raw: string): PersistenceKind | undefined {
   // Every prefix has a slash, and normalising never adds one.
   if (!raw.includes("/")) return undefined;
   const p = normalizePath(raw).toLowerCase();
-  for (const [prefix, kind] of PERSISTENCE_PREFIXES) if (p.startsWith(prefix)) return kind;
+  const candidates = PERSISTENCE_PREFIXES_BY_ROOT.get(rootOf(p));
+  if (candidates === undefined) return undefined;
+  for (const [prefix, kind] of candidates) if (p.startsWith(prefix)) return kind;
   return undefined;
 }
 

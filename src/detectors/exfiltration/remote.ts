@@ -2,8 +2,20 @@
 
 const IPV4 = /(^|[^0-9.])[0-9]{1,3}\.[0-9]{1,3}\.[0-9]{1,3}\.[0-9]{1,3}([^0-9.]|$)/;
 
+/** Whether `arg` has the three dots and four digits an IPv4 address needs: most words with a dot end a sentence. */
+function mayHoldIpv4(arg: string): boolean {
+  let dots = 0;
+  let digits = 0;
+  for (let k = 0; k < arg.length; k++) {
+    const c = arg.charCodeAt(k);
+    if (c === 0x2e) dots++;
+    else if (c >= 0x30 && c <= 0x39) digits++;
+  }
+  return dots >= 3 && digits >= 4;
+}
+
 function isRemoteAddress(arg: string): boolean {
-  return IPV4.test(arg) && !arg.startsWith("127.") && !arg.startsWith("0.0.0.0");
+  return mayHoldIpv4(arg) && IPV4.test(arg) && !arg.startsWith("127.") && !arg.startsWith("0.0.0.0");
 }
 
 /** An argument naming somewhere off the host: a URL, `user@host:path`, an IPv4 address. */

@@ -23,7 +23,12 @@ export function socketRedirect(inv: Invocation): boolean {
 /** The `SendTrait`s of `inv`, as a bit set. */
 export function sendTraits(inv: Invocation): number {
   let traits = 0;
-  if (inv.args.some(isRemote)) traits |= SendTrait.remoteArgument;
-  if (socketRedirect(inv)) traits |= SendTrait.socketRedirect;
+  for (const a of inv.args) {
+    if (isRemote(a)) {
+      traits |= SendTrait.remoteArgument;
+      break;
+    }
+  }
+  if (inv.redirects.length > 0 && socketRedirect(inv)) traits |= SendTrait.socketRedirect;
   return traits;
 }

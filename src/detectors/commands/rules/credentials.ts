@@ -113,6 +113,14 @@ function maySecret(text: string): boolean {
   return text.includes("/") || (text.includes("_") && KEY_NAME.test(text));
 }
 
+/**
+ * Whether `secretKind` can know `text` or any part of it: every store has a slash in its path and
+ * every key name an underscore. Most arguments have neither and are passed over without a look.
+ */
+function mayBeSecretPath(text: string): boolean {
+  return text.includes("/") || text.includes("_");
+}
+
 function mayNameSecret(inv: Invocation): boolean {
   for (const w of inv.words) if (maySecret(w)) return true;
   for (const a of inv.assignments) if (a.includes("/")) return true;
@@ -143,7 +151,10 @@ function secretAccessHit(inv: Invocation): Hit | undefined {
   if (!mayNameSecret(inv)) return undefined;
   const reads = USER_SECRET_READERS.has(inv.name);
   let hit = judgeSecret(inv, reads, inv.program);
-  for (let k = 0; hit === undefined && k < inv.args.length; k++) hit = judgeSecret(inv, reads, inv.args[k]!);
+  for (let k = 0; hit === undefined && k < inv.args.length; k++) {
+    const a = inv.args[k]!;
+    if (mayBeSecretPath(a)) hit = judgeSecret(inv, reads, a);
+  }
   for (const list of [inv.words, inv.assignments]) {
     for (let k = 0; hit === undefined && k < list.length; k++) {
       const w = list[k]!;
@@ -156,6 +167,8 @@ function secretAccessHit(inv: Invocation): Hit | undefined {
   }
   for (let k = 0; hit === undefined && k < inv.args.length; k++) {
     const a = inv.args[k]!;
+    // The parts after `@` and `=` hold a slash or an underscore only if the whole does.
+    if (!mayBeSecretPath(a)) continue;
     const at = a.indexOf("@");
     if (at !== -1) hit = judgeSecret(inv, reads, a.slice(at + 1));
     const eq = a.indexOf("=");

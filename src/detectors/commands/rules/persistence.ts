@@ -135,24 +135,34 @@ function codePersistence(analysis: Analysis): Hit[] {
   return hits;
 }
 
+/**
+ * The paths the command may write, in the order they are judged. Only words with a slash are
+ * kept: every persistence location has one, and a part of a word (after `=`) has one only if
+ * the word has, so the others could never be judged one.
+ */
 function namedPaths(inv: Invocation): string[] {
-  const out: string[] = writtenByReader(inv);
-  append(out, wrapperWords(inv));
+  const out: string[] = [];
+  const named = (path: string): void => {
+    if (path.includes("/")) out.push(path);
+  };
+  for (const p of writtenByReader(inv)) named(p);
+  for (const w of wrapperWords(inv)) named(w);
   for (const r of inv.redirects) {
-    if (r.op === ">" || r.op === ">>" || r.op === ">|" || r.op === "<>") out.push(r.target.text);
+    if (r.op === ">" || r.op === ">>" || r.op === ">|" || r.op === "<>") named(r.target.text);
   }
   if (COPIERS.has(inv.name)) {
     const destination = operands(inv.args).at(-1);
-    if (destination !== undefined) out.push(destination);
+    if (destination !== undefined) named(destination);
   } else if (!READERS.has(inv.name) && inv.name !== "") {
-    for (const a of operands(inv.args)) out.push(a);
+    for (const a of operands(inv.args)) named(a);
     for (const a of inv.args) {
+      if (!a.includes("/")) continue;
       const eq = a.indexOf("=");
-      if (a.startsWith("-") && eq !== -1) out.push(a.slice(eq + 1));
-      else if (eq > 0 && !a.startsWith("-")) out.push(a.slice(eq + 1));
+      if (a.startsWith("-") && eq !== -1) named(a.slice(eq + 1));
+      else if (eq > 0 && !a.startsWith("-")) named(a.slice(eq + 1));
     }
     // Paths inside string arguments, e.g. an awk or sed program writing a file.
-    for (const a of inv.args) append(out, pathTokens(a));
+    for (const a of inv.args) if (a.includes("/")) append(out, pathTokens(a));
   }
   return out;
 }

@@ -162,6 +162,9 @@ export const TRANSFER_SESSIONS: ReadonlySet<string> = new Set([
   "smbclient",
 ]);
 
+/** SESSIONS and TRANSFER_SESSIONS, for the one lookup every command gets. */
+const ALL_SESSIONS: ReadonlySet<string> = new Set([...SESSIONS, ...TRANSFER_SESSIONS]);
+
 /** Programs whose arguments may hold more shell. */
 const MAY_NEST: ReadonlySet<string> = new Set([
   ...SHELLS,
@@ -175,6 +178,7 @@ const MAY_NEST: ReadonlySet<string> = new Set([
 ]);
 
 const NO_STRINGS: readonly string[] = [];
+const NO_WORDS: readonly Word[] = [];
 
 class Analyzer {
   readonly invocations: Invocation[] = [];
@@ -214,7 +218,7 @@ class Analyzer {
   /** The first bare interactive session in the text and the lines typed into it (see SESSIONS). */
   session(text: string): void {
     for (const inv of this.invocations) {
-      if (!(SESSIONS.has(inv.name) || TRANSFER_SESSIONS.has(inv.name)) || inv.nesting !== 0) continue;
+      if (inv.nesting !== 0 || !ALL_SESSIONS.has(inv.name)) continue;
       if (inv.redirects.length > 0 || inv.position + 1 < inv.pipelineSize) continue;
       const scripted = inv.args.some(
         (a) => a === "-b" || a === "-c" || a === "-f" || a === "-e" || a === "-s",
@@ -245,7 +249,7 @@ class Analyzer {
     nesting: number,
   ): void {
     const words = withoutReservedWords(command.words);
-    const texts = words.map((w) => w.text);
+    const texts = wordTexts(words);
     const unwrapped = unwrap(texts);
     const assignments =
       command.assignments.length === 0 && unwrapped.assignments.length === 0
@@ -299,12 +303,13 @@ class Analyzer {
 
   /** Text run by the invocation that is itself shell or interpreter code. */
   private nested(inv: Invocation, nesting: number): void {
+    // The cheap tests first: this runs on every command, and the lookups hash the name.
     if (
-      !MAY_NEST.has(inv.name) &&
-      !INLINE_CODE.has(interpreterName(inv.name)) &&
       inv.redirects.length === 0 &&
+      inv.position + 1 >= inv.pipelineSize &&
       inv.name !== "tee" &&
-      inv.position + 1 >= inv.pipelineSize
+      !MAY_NEST.has(inv.name) &&
+      !INLINE_CODE.has(interpreterName(inv.name))
     ) {
       return;
     }
@@ -424,12 +429,20 @@ const LEADING_RESERVED: ReadonlySet<string> = new Set([
 /** Words that open a loop or case header, which names no program. */
 const HEADER_RESERVED: ReadonlySet<string> = new Set(["for", "case", "select", "in"]);
 
+/** The words' texts; a plain loop, since `map` and its callback cost more than the copy on every command. */
+function wordTexts(words: readonly Word[]): string[] {
+  // Pushed, not preallocated: a preallocated array has holes to V8 and every later read of it is slower.
+  const texts: string[] = [];
+  for (let k = 0; k < words.length; k++) texts.push(words[k]!.text);
+  return texts;
+}
+
 /** The command's words without the compound-command keywords before (or instead of) a program. */
 function withoutReservedWords(words: readonly Word[]): readonly Word[] {
   let k = 0;
   while (k < words.length && !words[k]!.quoted && LEADING_RESERVED.has(words[k]!.text)) k++;
   const first = words[k];
-  if (first && !first.quoted && HEADER_RESERVED.has(first.text)) return [];
+  if (first && !first.quoted && HEADER_RESERVED.has(first.text)) return NO_WORDS;
   return k === 0 ? words : words.slice(k);
 }
 

@@ -45,20 +45,26 @@ function isDigit(c: number): boolean {
   return c >= 0x30 && c <= 0x39;
 }
 
+/** A lookup table of the ASCII characters in `chars`, for tests made on every character. */
+function charTable(chars: readonly number[]): Uint8Array {
+  const table = new Uint8Array(128);
+  for (const c of chars) table[c] = 1;
+  return table;
+}
+
+const METACHARACTERS = [SPACE, TAB, NL, SEMI, AMP, PIPE, LT, GT, LPAREN, RPAREN];
+const META = charTable(METACHARACTERS);
+
+/**
+ * Characters that end a run of plain word characters: metacharacters, and the quotes, escapes
+ * and expansions that need quote removal. Every list's closing character (`)`, a backtick) is
+ * among them, so a run never crosses one.
+ */
+const ENDS_PLAIN_RUN = charTable([...METACHARACTERS, BACKSLASH, SQUOTE, DQUOTE, DOLLAR, BACKTICK]);
+
 /** Characters that end an unquoted word. */
 function isMeta(c: number): boolean {
-  return (
-    c === SPACE ||
-    c === TAB ||
-    c === NL ||
-    c === SEMI ||
-    c === AMP ||
-    c === PIPE ||
-    c === LT ||
-    c === GT ||
-    c === LPAREN ||
-    c === RPAREN
-  );
+  return c >= 0 && c < 128 && META[c] === 1;
 }
 
 /** `NAME=...` with an unquoted name: an assignment when it precedes the command name. */
@@ -103,6 +109,12 @@ const NO_PIPELINES: Pipeline[] = [];
 const NO_WORDS: Word[] = [];
 const NO_REDIRECTS: Redirect[] = [];
 
+/** Sorting by start would leave `pipelines` as it is (the sort is stable). */
+function inStartOrder(pipelines: readonly Pipeline[]): boolean {
+  for (let k = 1; k < pipelines.length; k++) if (pipelines[k]!.start < pipelines[k - 1]!.start) return false;
+  return true;
+}
+
 interface PendingHeredoc {
   redirect: Redirect;
   delimiter: string;
@@ -124,7 +136,8 @@ class Parser {
 
   run(): Script {
     this.parseList(NONE, 0);
-    this.pipelines.sort((a, b) => a.start - b.start);
+    // Pipelines are recorded as they end, so only nesting puts them out of order; most texts have none.
+    if (!inStartOrder(this.pipelines)) this.pipelines.sort((a, b) => a.start - b.start);
     return { pipelines: this.pipelines, functions: this.functions, truncated: this.truncated };
   }
 
@@ -179,7 +192,8 @@ class Parser {
       doc.redirect.body = this.src.slice(bodyStart, bodyEnd);
       this.i = next;
     }
-    this.pending.length = 0;
+    // Setting the length is a call even when it changes nothing, and most lines start no here-document.
+    if (this.pending.length > 0) this.pending.length = 0;
   }
 
   private skipNewlinesAndBlanks(): void {
@@ -422,16 +436,7 @@ class Parser {
     let plain = start;
     while (plain < this.src.length) {
       const c = this.src.charCodeAt(plain);
-      if (
-        isMeta(c) ||
-        c === close ||
-        c === BACKSLASH ||
-        c === SQUOTE ||
-        c === DQUOTE ||
-        c === DOLLAR ||
-        c === BACKTICK
-      )
-        break;
+      if (c < 128 && ENDS_PLAIN_RUN[c] === 1) break;
       plain++;
     }
     const next = this.at(plain);

@@ -64,7 +64,9 @@ function isLookupOnly(name: string, option: string): boolean {
 }
 
 export function basename(path: string): string {
-  const slash = path.lastIndexOf("/");
+  // A loop rather than `lastIndexOf`: names are short, and this runs on every command.
+  let slash = path.length - 1;
+  while (slash >= 0 && path.charCodeAt(slash) !== 0x2f) slash--;
   return slash === -1 ? path : path.slice(slash + 1);
 }
 
