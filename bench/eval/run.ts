@@ -8,6 +8,7 @@ import { evaluate, microsPerSample } from "./evaluate.js";
 import { guardSystem } from "./guard.js";
 import { loadCorpora } from "./load.js";
 import { loadPeers, PEER_NAMES } from "./peers/index.js";
+import { jailbreakSystems, loadProjectPrompts, PROJECT_PROMPTS } from "./project-prompts.js";
 import { type ReportInput, renderReport } from "./report.js";
 import { measureDetectors, measurePeers, triggerFreeSet } from "./throughput.js";
 
@@ -15,13 +16,15 @@ import { measureDetectors, measurePeers, triggerFreeSet } from "./throughput.js"
  * The evaluation harness: `npm run eval` (i.e. `tsx bench/eval/run.ts`). Loads every corpus in
  * bench/eval/corpora/ from the corpora root, runs Guard's built-in detectors and the peers from
  * npm (bench/eval/peers/) over every sample, scores them (bench/eval/score.ts), measures
- * throughput on trigger-free text (bench/eval/throughput.ts) and writes EVAL.md at the
+ * throughput on trigger-free text (bench/eval/throughput.ts), runs the jailbreak detectors over
+ * the prompts the project wrote (bench/eval/project-prompts.ts, reported apart) and writes EVAL.md at the
  * repository root (bench/eval/report.ts). Progress goes to stderr.
  *
  * For quick iteration, each part can be narrowed; a narrowed run prints its report to stdout
  * and leaves EVAL.md alone, so EVAL.md always comes from a full run:
  *
- *   npm run eval -- --only aegish,gitleaks     corpora by name (or GUARD_EVAL_ONLY=aegish,gitleaks)
+ *   npm run eval -- --only aegish,gitleaks     corpora by name (or GUARD_EVAL_ONLY=aegish,gitleaks);
+ *                                              `project-prompts` names the project's own prompts
  *   npm run eval -- --peers vard               peers by name, `none` for Guard alone (or GUARD_EVAL_PEERS)
  *   npm run eval -- --no-throughput            skip the trigger-free throughput measurement
  *
@@ -96,7 +99,8 @@ async function main(): Promise<void> {
   const { loaded, failures } = await loadCorpora({
     loadersDir: join(repoRoot, "bench", "eval", "corpora"),
     corporaRoot,
-    ...(options.only === undefined ? {} : { only: options.only }),
+    // The project's own prompts are not a corpus under the root (project-prompts.ts).
+    ...(options.only === undefined ? {} : { only: options.only.filter((name) => name !== PROJECT_PROMPTS) }),
   });
   for (const f of failures) progress(`corpus failed: ${f}`);
   const peers = await loadPeers(options.peers);
@@ -110,6 +114,14 @@ async function main(): Promise<void> {
         `${r.corpus} / ${r.system.name}: ${r.samples} samples, ${microsPerSample(r).toFixed(0)} µs/sample`,
       ),
   });
+
+  let projectPrompts: ReportInput["projectPrompts"];
+  if (options.only === undefined || options.only.includes(PROJECT_PROMPTS)) {
+    const project = await loadProjectPrompts(repoRoot);
+    projectPrompts = { loaded: project, results: await evaluate(jailbreakSystems(systems), [project]) };
+    for (const r of projectPrompts.results)
+      progress(`${PROJECT_PROMPTS} / ${r.system.name}: ${r.score.negativesWithFindings} honest prompts flagged`);
+  }
 
   let triggerFree: ReportInput["triggerFree"];
   if (options.throughput) {
@@ -136,6 +148,7 @@ async function main(): Promise<void> {
     failures,
     results,
     ...(triggerFree === undefined ? {} : { triggerFree }),
+    ...(projectPrompts === undefined ? {} : { projectPrompts }),
   });
   if (isFullRun(options)) {
     writeFileSync(join(repoRoot, "EVAL.md"), markdown);
