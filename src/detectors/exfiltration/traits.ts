@@ -1,4 +1,5 @@
 import type { Invocation } from "../commands/shell/analyze.js";
+import { WordFact } from "../commands/shell/word-facts.js";
 import { isRemote } from "./remote.js";
 
 /**
@@ -23,8 +24,9 @@ export function socketRedirect(inv: Invocation): boolean {
 /** The `SendTrait`s of `inv`, as a bit set. */
 export function sendTraits(inv: Invocation): number {
   let traits = 0;
-  for (const a of inv.args) {
-    if (isRemote(a)) {
+  for (const w of inv.argWords) {
+    // Every form `isRemote` knows has a colon or a dot.
+    if ((w.facts & (WordFact.colon | WordFact.dot)) !== 0 && isRemote(w.text)) {
       traits |= SendTrait.remoteArgument;
       break;
     }

@@ -2,6 +2,7 @@ import { Severity } from "../../../../gen/guard/v1/types_pb.js";
 import { append } from "../append.js";
 import { normalizePath, pathTokens, secretKind } from "../paths.js";
 import type { Analysis, Invocation } from "../shell/analyze.js";
+import { WordFact } from "../shell/word-facts.js";
 import { ANY_PROGRAM, ruleModule } from "./dispatch.js";
 import { type Hit, hitOn, NETWORK_SENDERS, operands, pushHit } from "./types.js";
 
@@ -100,6 +101,8 @@ const DUMP_TOOLS =
   /^(mimikatz(\.exe)?|pypykatz|secretsdump(\.py)?|lazagne(\.py|\.exe)?|procdump(64)?(\.exe)?|unshadow|gsecdump|wce(\.exe)?|pwdump[0-9]?|mimipenguin(\.sh|\.py)?|linpeas\.sh|laZagne)$/i;
 const DUMP_WORDS =
   /sekurlsa|lsadump|logonpasswords|lsass|hklm\\sam|hklm\\security|hklm\\system|dump-keychain/i;
+/** The length of the shortest of DUMP_WORDS (`lsass`): shorter arguments are spared the search. */
+const SHORTEST_DUMP_WORD = 5;
 
 /** What every bare key file name `secretKind` knows (`id_rsa`, `ssh_host_rsa_key`) contains. */
 const KEY_NAME = /id_|ssh_host_/i;
@@ -114,15 +117,14 @@ function maySecret(text: string): boolean {
 }
 
 /**
- * Whether `secretKind` can know `text` or any part of it: every store has a slash in its path and
- * every key name an underscore. Most arguments have neither and are passed over without a look.
+ * The `WordFact`s of a word `secretKind` can know, or any part of it: every store has a slash in
+ * its path and every key name an underscore. Most arguments have neither and are passed over.
  */
-function mayBeSecretPath(text: string): boolean {
-  return text.includes("/") || text.includes("_");
-}
+const SECRET_PATH_CHARACTERS = WordFact.slash | WordFact.underscore;
 
 function mayNameSecret(inv: Invocation): boolean {
-  for (const w of inv.words) if (maySecret(w)) return true;
+  if ((inv.facts & WordFact.slash) !== 0) return true;
+  if ((inv.facts & WordFact.underscore) !== 0) for (const w of inv.words) if (maySecret(w)) return true;
   for (const a of inv.assignments) if (a.includes("/")) return true;
   for (const r of inv.redirects) {
     if ((r.op === "<" || r.op === "<&") && maySecret(r.target.text)) return true;
@@ -146,29 +148,37 @@ function judgeSecret(inv: Invocation, reads: boolean, c: string): Hit | undefine
   return undefined;
 }
 
+/** The first secret named by a path token of the words in `list` that hold a slash. */
+function pathTokenSecret(inv: Invocation, reads: boolean, list: readonly string[]): Hit | undefined {
+  for (const w of list) {
+    if (!w.includes("/")) continue;
+    for (const t of pathTokens(w)) {
+      const hit = judgeSecret(inv, reads, t);
+      if (hit !== undefined) return hit;
+    }
+  }
+  return undefined;
+}
+
 /** The first secret the command names, in the order: program and arguments, path tokens, input redirections, option values, here-documents. */
 function secretAccessHit(inv: Invocation): Hit | undefined {
   if (!mayNameSecret(inv)) return undefined;
   const reads = USER_SECRET_READERS.has(inv.name);
   let hit = judgeSecret(inv, reads, inv.program);
-  for (let k = 0; hit === undefined && k < inv.args.length; k++) {
-    const a = inv.args[k]!;
-    if (mayBeSecretPath(a)) hit = judgeSecret(inv, reads, a);
+  for (let k = 0; hit === undefined && k < inv.argWords.length; k++) {
+    const w = inv.argWords[k]!;
+    if ((w.facts & SECRET_PATH_CHARACTERS) !== 0) hit = judgeSecret(inv, reads, w.text);
   }
-  for (const list of [inv.words, inv.assignments]) {
-    for (let k = 0; hit === undefined && k < list.length; k++) {
-      const w = list[k]!;
-      if (!w.includes("/")) continue;
-      for (const t of pathTokens(w)) if (hit === undefined) hit = judgeSecret(inv, reads, t);
-    }
-  }
+  if (hit === undefined && (inv.facts & WordFact.slash) !== 0) hit = pathTokenSecret(inv, reads, inv.words);
+  if (hit === undefined) hit = pathTokenSecret(inv, reads, inv.assignments);
   for (const r of inv.redirects) {
     if (hit === undefined && (r.op === "<" || r.op === "<&")) hit = judgeSecret(inv, reads, r.target.text);
   }
-  for (let k = 0; hit === undefined && k < inv.args.length; k++) {
-    const a = inv.args[k]!;
+  for (let k = 0; hit === undefined && k < inv.argWords.length; k++) {
+    const w = inv.argWords[k]!;
     // The parts after `@` and `=` hold a slash or an underscore only if the whole does.
-    if (!mayBeSecretPath(a)) continue;
+    if ((w.facts & SECRET_PATH_CHARACTERS) === 0) continue;
+    const a = w.text;
     const at = a.indexOf("@");
     if (at !== -1) hit = judgeSecret(inv, reads, a.slice(at + 1));
     const eq = a.indexOf("=");
@@ -203,7 +213,7 @@ function memoryDump(inv: Invocation): Hit | undefined {
 }
 
 function mentionsDumpWords(args: readonly string[]): boolean {
-  for (const a of args) if (DUMP_WORDS.test(a)) return true;
+  for (const a of args) if (a.length >= SHORTEST_DUMP_WORD && DUMP_WORDS.test(a)) return true;
   return false;
 }
 

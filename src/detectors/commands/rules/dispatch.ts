@@ -1,4 +1,5 @@
 import type { Analysis, Invocation } from "../shell/analyze.js";
+import { WordFact } from "../shell/word-facts.js";
 import type { Hit } from "./types.js";
 
 /**
@@ -47,14 +48,8 @@ export function traitsOf(inv: Invocation): number {
   if (inv.redirects.length > 0) traits |= Trait.redirect;
   if (inv.assignments.length > 0) traits |= Trait.assignment;
   if (inv.elevated) traits |= Trait.elevated;
-  for (const w of inv.words) {
-    if (w.includes("/")) {
-      traits |= Trait.slash;
-      break;
-    }
-  }
-  if ((traits & Trait.slash) === 0)
-    for (const r of inv.redirects) if (r.target.text.includes("/")) traits |= Trait.slash;
+  if ((inv.facts & WordFact.slash) !== 0) traits |= Trait.slash;
+  else for (const r of inv.redirects) if ((r.target.facts & WordFact.slash) !== 0) traits |= Trait.slash;
   for (const w of inv.argWords) {
     if (w.substitutions.length > 0) {
       traits |= Trait.substitution;

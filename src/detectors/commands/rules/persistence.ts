@@ -2,8 +2,9 @@ import { Severity } from "../../../../gen/guard/v1/types_pb.js";
 import { append } from "../append.js";
 import { normalizePath, type PersistenceKind, pathTokens, persistenceKind } from "../paths.js";
 import type { Analysis, Invocation } from "../shell/analyze.js";
+import { WordFact } from "../shell/word-facts.js";
 import { ruleModule, Trait } from "./dispatch.js";
-import { type Hit, hitOn, operands, pushHit, READ_ONLY, wordsInclude } from "./types.js";
+import { type Hit, hitOn, operands, pushHit, READ_ONLY } from "./types.js";
 
 /**
  * Making something run again later: crontabs, cron directories, systemd units and init
@@ -155,14 +156,15 @@ function namedPaths(inv: Invocation): string[] {
     if (destination !== undefined) named(destination);
   } else if (!READERS.has(inv.name) && inv.name !== "") {
     for (const a of operands(inv.args)) named(a);
-    for (const a of inv.args) {
-      if (!a.includes("/")) continue;
+    for (const w of inv.argWords) {
+      if ((w.facts & WordFact.slash) === 0) continue;
+      const a = w.text;
       const eq = a.indexOf("=");
       if (a.startsWith("-") && eq !== -1) named(a.slice(eq + 1));
       else if (eq > 0 && !a.startsWith("-")) named(a.slice(eq + 1));
     }
     // Paths inside string arguments, e.g. an awk or sed program writing a file.
-    for (const a of inv.args) if (a.includes("/")) append(out, pathTokens(a));
+    for (const w of inv.argWords) if ((w.facts & WordFact.slash) !== 0) append(out, pathTokens(w.text));
   }
   return out;
 }
@@ -170,7 +172,8 @@ function namedPaths(inv: Invocation): string[] {
 /** The first persistence location the command names, whatever its program: writes hide behind many options. */
 function persistenceWrite(inv: Invocation): Hit | undefined {
   // Every persistence path has a slash, and each path named is a word, part of one or a redirection target.
-  if (!wordsInclude(inv, "/") && !inv.redirects.some((r) => r.target.text.includes("/"))) return undefined;
+  if ((inv.facts & WordFact.slash) === 0 && !inv.redirects.some((r) => (r.target.facts & WordFact.slash) !== 0))
+    return undefined;
   for (const path of namedPaths(inv)) {
     const kind = persistenceKind(path);
     if (kind === undefined) continue;

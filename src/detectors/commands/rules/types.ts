@@ -42,12 +42,6 @@ export function redirectWrites(inv: Invocation): string[] {
   return out;
 }
 
-/** Some word of the command (wrappers, program, arguments) contains `part`. */
-export function wordsInclude(inv: Invocation, part: string): boolean {
-  for (const w of inv.words) if (w.includes(part)) return true;
-  return false;
-}
-
 /** Short options given together (`-rf`) or apart, and long options, as one set. */
 export function flagSet(args: readonly string[]): Set<string> {
   const flags = new Set<string>();

@@ -2,6 +2,7 @@ import { append } from "../append.js";
 import type { FunctionDef, Redirect, SimpleCommand, Word } from "./ast.js";
 import { extractCodeStrings } from "./code-strings.js";
 import { parseShell } from "./parser.js";
+import { WordFact } from "./word-facts.js";
 import { basename, unwrap } from "./wrappers.js";
 
 /**
@@ -20,6 +21,8 @@ export interface Invocation {
   readonly name: string;
   /** Every word of the command, wrappers included. */
   readonly words: readonly string[];
+  /** The `WordFact` bits of any of `words` (see word-facts.ts). */
+  readonly facts: number;
   /** The program as written (`/bin/sh`). */
   readonly program: string;
   /** Arguments after the program, quote-removed. */
@@ -257,9 +260,12 @@ class Analyzer {
         : [...command.assignments.map((w) => w.text), ...unwrapped.assignments.map((k) => texts[k] ?? "")];
     const at = unwrapped.index;
     const program = texts[at] ?? "";
+    // Most programs are named without a directory, and then the name is the word as it stands.
+    const programFacts = at < words.length ? words[at]!.facts : 0;
     const invocation: Invocation = {
-      name: basename(program),
+      name: (programFacts & WordFact.slash) === 0 ? program : basename(program),
       words: texts,
+      facts: factsOfAll(words),
       program,
       args: texts.slice(at + 1),
       argWords: words.slice(at + 1),
@@ -429,12 +435,23 @@ const LEADING_RESERVED: ReadonlySet<string> = new Set([
 /** Words that open a loop or case header, which names no program. */
 const HEADER_RESERVED: ReadonlySet<string> = new Set(["for", "case", "select", "in"]);
 
-/** The words' texts; a plain loop, since `map` and its callback cost more than the copy on every command. */
+/** The `WordFact` bits of any of `words`. */
+function factsOfAll(words: readonly Word[]): number {
+  let facts = 0;
+  for (let k = 0; k < words.length; k++) facts |= words[k]!.facts;
+  return facts;
+}
+
+function textOf(word: Word): string {
+  return word.text;
+}
+
+/**
+ * The words' texts. `map` makes an array of the exact size without holes; pushing to an empty
+ * array gives it room for 17 elements, and commands have two or three words.
+ */
 function wordTexts(words: readonly Word[]): string[] {
-  // Pushed, not preallocated: a preallocated array has holes to V8 and every later read of it is slower.
-  const texts: string[] = [];
-  for (let k = 0; k < words.length; k++) texts.push(words[k]!.text);
-  return texts;
+  return words.map(textOf);
 }
 
 /** The command's words without the compound-command keywords before (or instead of) a program. */

@@ -11,6 +11,8 @@
 /** One shell word after quote removal. Expansions (`$X`, `$(...)`) stay verbatim in `text`. */
 export interface Word {
   text: string;
+  /** `WordFact` bits (see word-facts.ts) of `text`. */
+  facts: number;
   start: number;
   end: number;
   /** Some part was quoted or escaped, so the word cannot be a reserved word. */

@@ -1,4 +1,5 @@
 import type { FunctionDef, Pipeline, Redirect, Script, SimpleCommand, Word } from "./ast.js";
+import { factsOf, factTable } from "./word-facts.js";
 
 /**
  * A small POSIX/bash parser written for hostile input rather than for execution. It is total
@@ -55,12 +56,17 @@ function charTable(chars: readonly number[]): Uint8Array {
 const METACHARACTERS = [SPACE, TAB, NL, SEMI, AMP, PIPE, LT, GT, LPAREN, RPAREN];
 const META = charTable(METACHARACTERS);
 
+/** Set in PLAIN_RUN for a character that ends a run of plain word characters; apart from the `WordFact` bits. */
+const ENDS_RUN = 0x80;
+
 /**
- * Characters that end a run of plain word characters: metacharacters, and the quotes, escapes
- * and expansions that need quote removal. Every list's closing character (`)`, a backtick) is
- * among them, so a run never crosses one.
+ * For each ASCII character, ENDS_RUN if it ends a run of plain word characters (metacharacters,
+ * and the quotes, escapes and expansions that need quote removal), else its `WordFact` bits.
+ * Every list's closing character (`)`, a backtick) ends a run, so a run never crosses one.
  */
-const ENDS_PLAIN_RUN = charTable([...METACHARACTERS, BACKSLASH, SQUOTE, DQUOTE, DOLLAR, BACKTICK]);
+const PLAIN_RUN = factTable(
+  [...METACHARACTERS, BACKSLASH, SQUOTE, DQUOTE, DOLLAR, BACKTICK].map((c) => [c, ENDS_RUN] as const),
+);
 
 /** Characters that end an unquoted word. */
 function isMeta(c: number): boolean {
@@ -103,7 +109,8 @@ function isHex(c: number): boolean {
 /**
  * Shared empty lists: most words carry no substitution and most commands no redirection, and
  * allocating a fresh array for each made garbage collection dominate on long inputs. They are
- * replaced by a new array before the first push, never written to.
+ * replaced by a new array before the first push, never written to. Lists start as a literal of
+ * their first element: an empty array pushed to gets room for 17, and most lists stay short.
  */
 const NO_PIPELINES: Pipeline[] = [];
 const NO_WORDS: Word[] = [];
@@ -127,6 +134,8 @@ class Parser {
   private readonly functions: FunctionDef[] = [];
   private readonly pending: PendingHeredoc[] = [];
   private truncated = false;
+  /** The `WordFact` bits of the last run `plainRunEnd` scanned. */
+  private runFacts = 0;
 
   constructor(
     private readonly src: string,
@@ -224,13 +233,14 @@ class Parser {
   }
 
   private parsePipeline(close: number, depth: number): void {
-    const commands: SimpleCommand[] = [];
+    let commands: SimpleCommand[] | undefined;
     const start = this.i;
     let end = this.i;
     for (;;) {
       const command = this.parseCommand(close, depth);
       if (command) {
-        commands.push(command);
+        if (commands === undefined) commands = [command];
+        else commands.push(command);
         end = Math.max(end, this.span ? end : command.end);
       }
       this.skipBlanks();
@@ -243,7 +253,7 @@ class Parser {
       }
       break;
     }
-    if (commands.length > 0) {
+    if (commands !== undefined) {
       this.pipelines.push({ commands, start: this.s(start), end: this.e(end), depth });
     }
     // `&&` and `||` continue the list; a newline may follow them.
@@ -260,7 +270,7 @@ class Parser {
     const start = this.i;
     const command: SimpleCommand = {
       assignments: NO_WORDS,
-      words: [],
+      words: NO_WORDS,
       redirects: NO_REDIRECTS,
       start: 0,
       end: 0,
@@ -292,7 +302,7 @@ class Parser {
           const name = command.words[0]!;
           this.functions.push({ name: name.text, start: this.s(start), end: this.e(closeParen + 1) });
           this.i = closeParen + 1;
-          command.words = [];
+          command.words = NO_WORDS;
           last = this.i;
           break;
         }
@@ -309,9 +319,10 @@ class Parser {
       const word = this.parseWord(close, depth);
       last = this.i;
       if (command.words.length === 0 && this.unquotedName(wordStart) && isAssignment(word)) {
-        if (command.assignments === NO_WORDS) command.assignments = [];
-        command.assignments.push(word);
-      } else command.words.push(word);
+        if (command.assignments === NO_WORDS) command.assignments = [word];
+        else command.assignments.push(word);
+      } else if (command.words === NO_WORDS) command.words = [word];
+      else command.words.push(word);
     }
     command.start = this.s(start);
     command.end = this.e(last);
@@ -403,6 +414,7 @@ class Parser {
     const target: Word = empty
       ? {
           text: "",
+          facts: 0,
           start: this.s(this.i),
           end: this.e(this.i),
           quoted: false,
@@ -416,16 +428,38 @@ class Parser {
     } else if (op === "<<<") {
       redirect.body = target.text;
     }
-    if (command.redirects === NO_REDIRECTS) command.redirects = [];
-    command.redirects.push(redirect);
+    if (command.redirects === NO_REDIRECTS) command.redirects = [redirect];
+    else command.redirects.push(redirect);
     return true;
   }
 
-  /** One word: quote removal, escapes, ANSI-C strings; substitutions parsed as nested lists. */
+  /** The end of the run of plain word characters (see PLAIN_RUN) that starts at `k`; sets `runFacts`. */
+  private plainRunEnd(k: number): number {
+    let end = k;
+    let facts = 0;
+    while (end < this.src.length) {
+      const c = this.src.charCodeAt(end);
+      if (c < 128) {
+        const bits = PLAIN_RUN[c]!;
+        if (bits === ENDS_RUN) break;
+        facts |= bits;
+      }
+      end++;
+    }
+    this.runFacts = facts;
+    return end;
+  }
+
+  /**
+   * One word: quote removal, escapes, ANSI-C strings; substitutions parsed as nested lists.
+   * Pieces are appended to a string rather than collected in an array: an array that is pushed
+   * to gets room for 17 elements, and most words that need quote removal have one or two pieces.
+   */
   private parseWord(close: number, depth: number): Word {
     const start = this.i;
     const word: Word = {
       text: "",
+      facts: 0,
       start: 0,
       end: 0,
       quoted: false,
@@ -433,33 +467,31 @@ class Parser {
       substitutions: NO_PIPELINES,
     };
     // Fast path: a word of plain characters needs no quote removal.
-    let plain = start;
-    while (plain < this.src.length) {
-      const c = this.src.charCodeAt(plain);
-      if (c < 128 && ENDS_PLAIN_RUN[c] === 1) break;
-      plain++;
-    }
+    const plain = this.plainRunEnd(start);
     const next = this.at(plain);
     if (plain > start && (next === NONE || isMeta(next) || next === close)) {
       this.i = plain;
       word.text = this.src.slice(start, plain);
+      word.facts = this.runFacts;
       word.start = this.s(start);
       word.end = this.e(plain);
       return word;
     }
-    const parts: string[] = [];
+    // The plain run already scanned is taken whole; the loop below starts after it.
+    let text = this.src.slice(start, plain);
+    this.i = plain;
     for (;;) {
       const c = this.at(this.i);
       if (c === NONE) break;
       if (c === close && this.i > start) break;
       if ((c === LT || c === GT) && this.at(this.i + 1) === LPAREN && this.i === start) {
-        this.substitution(word, parts, this.i + 2, depth);
+        text += this.substitution(word, this.i + 2, depth);
         continue;
       }
       if (isMeta(c) && this.i > start) break;
       if (isMeta(c)) {
         // A lone metacharacter where a word was expected: take it literally to make progress.
-        parts.push(this.src[this.i]!);
+        text += this.src[this.i]!;
         this.i++;
         break;
       }
@@ -467,56 +499,60 @@ class Parser {
         word.quoted = true;
         if (this.at(this.i + 1) === NL) this.i += 2;
         else {
-          parts.push(this.src.slice(this.i + 1, this.i + 2));
+          text += this.src.slice(this.i + 1, this.i + 2);
           this.i += 2;
         }
       } else if (c === SQUOTE) {
         word.quoted = true;
         const q = this.src.indexOf("'", this.i + 1);
         const end = q === -1 ? this.src.length : q;
-        parts.push(this.src.slice(this.i + 1, end));
+        text += this.src.slice(this.i + 1, end);
         this.i = q === -1 ? end : q + 1;
       } else if (c === DQUOTE) {
         word.quoted = true;
         this.i++;
-        this.doubleQuoted(word, parts, depth);
+        text += this.doubleQuoted(word, depth);
       } else if (c === DOLLAR) {
-        this.dollar(word, parts, depth, true);
+        text += this.dollar(word, depth, true);
       } else if (c === BACKTICK) {
-        this.backtick(word, parts, depth);
+        text += this.backtick(word, depth);
       } else {
-        parts.push(this.src[this.i]!);
-        this.i++;
+        const end = this.plainRunEnd(this.i + 1);
+        text += this.src.slice(this.i, end);
+        this.i = end;
       }
     }
-    word.text = parts.join("");
+    word.text = text;
+    word.facts = factsOf(text);
     word.start = this.s(start);
     word.end = this.e(this.i);
     return word;
   }
 
-  private doubleQuoted(word: Word, parts: string[], depth: number): void {
+  /** The text of a double-quoted string after quote removal; the cursor is past the opening quote. */
+  private doubleQuoted(word: Word, depth: number): string {
+    let text = "";
     for (;;) {
       const c = this.at(this.i);
-      if (c === NONE) return;
+      if (c === NONE) return text;
       if (c === DQUOTE) {
         this.i++;
-        return;
+        return text;
       }
       if (c === BACKSLASH) {
         const n = this.at(this.i + 1);
         if (n === NL) this.i += 2;
         else if (n === DOLLAR || n === BACKTICK || n === DQUOTE || n === BACKSLASH) {
-          parts.push(this.src[this.i + 1]!);
+          text += this.src[this.i + 1]!;
           this.i += 2;
         } else {
-          parts.push("\\");
+          text += "\\";
           this.i++;
         }
       } else if (c === DOLLAR) {
-        this.dollar(word, parts, depth, false);
+        text += this.dollar(word, depth, false);
       } else if (c === BACKTICK) {
-        this.backtick(word, parts, depth);
+        text += this.backtick(word, depth);
       } else {
         // Copy a run of plain characters at once.
         let k = this.i + 1;
@@ -525,25 +561,25 @@ class Parser {
           if (d === DQUOTE || d === BACKSLASH || d === DOLLAR || d === BACKTICK) break;
           k++;
         }
-        parts.push(this.src.slice(this.i, k));
+        text += this.src.slice(this.i, k);
         this.i = k;
       }
     }
   }
 
-  /** `$(...)`, `$((...))`, `${...}`, `$NAME`, `$'...'` (unquoted only) and a lone `$`. */
-  private dollar(word: Word, parts: string[], depth: number, unquoted: boolean): void {
+  /** `$(...)`, `$((...))`, `${...}`, `$NAME`, `$'...'` (unquoted only) and a lone `$`, as the word keeps it. */
+  private dollar(word: Word, depth: number, unquoted: boolean): string {
     const start = this.i;
     const n = this.at(this.i + 1);
     if (n === LPAREN) {
       word.dynamic = true;
       if (this.at(this.i + 2) === LPAREN) {
         this.skipBalanced(this.i + 3, 2);
-        parts.push(this.src.slice(start, this.i));
-        return;
+        return this.src.slice(start, this.i);
       }
-      this.substitution(word, parts, this.i + 2, depth);
-    } else if (n === LBRACE) {
+      return this.substitution(word, this.i + 2, depth);
+    }
+    if (n === LBRACE) {
       word.dynamic = true;
       let level = 1;
       let k = this.i + 2;
@@ -554,29 +590,32 @@ class Parser {
         k++;
       }
       this.i = k;
-      parts.push(this.src.slice(start, k));
-    } else if (unquoted && n === SQUOTE) {
+      return this.src.slice(start, k);
+    }
+    if (unquoted && n === SQUOTE) {
       word.quoted = true;
       this.i += 2;
-      parts.push(this.ansiC());
-    } else if (unquoted && n === DQUOTE) {
+      return this.ansiC();
+    }
+    if (unquoted && n === DQUOTE) {
       word.quoted = true;
       this.i += 2;
-      this.doubleQuoted(word, parts, depth);
-    } else if (isNameStart(n)) {
+      return this.doubleQuoted(word, depth);
+    }
+    if (isNameStart(n)) {
       word.dynamic = true;
       let k = this.i + 2;
       while (isNameChar(this.at(k))) k++;
-      parts.push(this.src.slice(start, k));
       this.i = k;
-    } else if (n !== NONE && "@*#?-$!0123456789".includes(this.src[this.i + 1]!)) {
-      word.dynamic = true;
-      parts.push(this.src.slice(start, this.i + 2));
-      this.i += 2;
-    } else {
-      parts.push("$");
-      this.i++;
+      return this.src.slice(start, k);
     }
+    if (n !== NONE && "@*#?-$!0123456789".includes(this.src[this.i + 1]!)) {
+      word.dynamic = true;
+      this.i += 2;
+      return this.src.slice(start, this.i);
+    }
+    this.i++;
+    return "$";
   }
 
   /** The body of `$'...'`, with its escapes decoded; the cursor is past the opening quote. */
@@ -617,27 +656,31 @@ class Parser {
     }
   }
 
-  /** A substitution whose body starts at `bodyStart` and ends at the matching `)`. */
-  private substitution(word: Word, parts: string[], bodyStart: number, depth: number): void {
+  /** A substitution whose body starts at `bodyStart` and ends at the matching `)`; returns it as written. */
+  private substitution(word: Word, bodyStart: number, depth: number): string {
     const start = this.i;
-    word.dynamic = true;
     const before = this.pipelines.length;
     this.i = bodyStart;
     this.nestedList(RPAREN, depth + 1);
-    if (word.substitutions === NO_PIPELINES) word.substitutions = [];
-    for (let k = before; k < this.pipelines.length; k++) word.substitutions.push(this.pipelines[k]!);
-    parts.push(this.src.slice(start, this.i));
+    this.addSubstitutions(word, before);
+    return this.src.slice(start, this.i);
   }
 
-  private backtick(word: Word, parts: string[], depth: number): void {
+  /** A backtick substitution, returned as written. */
+  private backtick(word: Word, depth: number): string {
     const start = this.i;
-    word.dynamic = true;
     const before = this.pipelines.length;
     this.i++;
     this.nestedList(BACKTICK, depth + 1);
+    this.addSubstitutions(word, before);
+    return this.src.slice(start, this.i);
+  }
+
+  /** Marks `word` dynamic and gives it the pipelines recorded since there were `before`. */
+  private addSubstitutions(word: Word, before: number): void {
+    word.dynamic = true;
     if (word.substitutions === NO_PIPELINES) word.substitutions = [];
     for (let k = before; k < this.pipelines.length; k++) word.substitutions.push(this.pipelines[k]!);
-    parts.push(this.src.slice(start, this.i));
   }
 }
 
