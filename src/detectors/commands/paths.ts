@@ -172,8 +172,15 @@ function groupBy<T>(items: readonly T[], key: (item: T) => string): ReadonlyMap<
   return groups;
 }
 
+/** The last character of each of USER_SECRET_SUFFIXES: a path ending in any other has none of them. */
+const SECRET_SUFFIX_ENDS: ReadonlySet<number> = new Set(
+  USER_SECRET_SUFFIXES.map((suffix) => suffix.charCodeAt(suffix.length - 1)),
+);
+
 /** `lower` ends with one of USER_SECRET_SUFFIXES; each suffix starts with a slash, so its last segment is the path's. */
 function hasSecretSuffix(lower: string): boolean {
+  // Most paths end in a character no suffix ends in (a digit, say): spared cutting out the last segment.
+  if (!SECRET_SUFFIX_ENDS.has(lower.charCodeAt(lower.length - 1))) return false;
   const candidates = SECRET_SUFFIXES_BY_NAME.get(lower.slice(lower.lastIndexOf("/") + 1));
   if (candidates === undefined) return false;
   for (const s of candidates) if (lower.endsWith(s)) return true;
@@ -275,10 +282,13 @@ const PERSISTENCE_PREFIXES_BY_ROOT = groupBy(PERSISTENCE_PREFIXES, ([prefix]) =>
 export function persistenceKind(raw: string): PersistenceKind | undefined {
   // Every prefix has a slash, and normalising never adds one.
   if (!raw.includes("/")) return undefined;
-  const p = normalizePath(raw).toLowerCase();
-  const candidates = PERSISTENCE_PREFIXES_BY_ROOT.get(rootOf(p));
+  const p = normalizePath(raw);
+  // Lowering case changes no slash, so the root of the lowered path is the lowered root; most
+  // roots have no prefix and the path is spared lowering.
+  const candidates = PERSISTENCE_PREFIXES_BY_ROOT.get(rootOf(p).toLowerCase());
   if (candidates === undefined) return undefined;
-  for (const [prefix, kind] of candidates) if (p.startsWith(prefix)) return kind;
+  const lower = p.toLowerCase();
+  for (const [prefix, kind] of candidates) if (lower.startsWith(prefix)) return kind;
   return undefined;
 }
 

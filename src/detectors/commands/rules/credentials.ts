@@ -160,6 +160,36 @@ function pathTokenSecret(inv: Invocation, reads: boolean, list: readonly string[
   return undefined;
 }
 
+/**
+ * Whether `inv.words[k]` was judged whole before its path tokens are: the program always is,
+ * and an argument is when it holds a slash (the only words with path tokens). Arguments are the
+ * last words, and where they are not (`find -exec`), a word of the same text still judges the same.
+ */
+function judgedWhole(inv: Invocation, k: number): boolean {
+  const argsFrom = inv.words.length - inv.argWords.length;
+  const w = inv.words[k]!;
+  return k >= argsFrom ? inv.argWords[k - argsFrom]!.text === w : w === inv.program;
+}
+
+/**
+ * `pathTokenSecret` over the command's words. A word that is one path token (`/api/v1/users`)
+ * and was judged whole already is passed over: judging the same text again finds nothing new,
+ * and most words with a slash are such paths.
+ */
+function wordTokenSecret(inv: Invocation, reads: boolean): Hit | undefined {
+  for (let k = 0; k < inv.words.length; k++) {
+    const w = inv.words[k]!;
+    if (!w.includes("/")) continue;
+    const tokens = pathTokens(w);
+    if (tokens.length === 1 && tokens[0] === w && judgedWhole(inv, k)) continue;
+    for (const t of tokens) {
+      const hit = judgeSecret(inv, reads, t);
+      if (hit !== undefined) return hit;
+    }
+  }
+  return undefined;
+}
+
 /** The first secret the command names, in the order: program and arguments, path tokens, input redirections, option values, here-documents. */
 function secretAccessHit(inv: Invocation): Hit | undefined {
   if (!mayNameSecret(inv)) return undefined;
@@ -169,7 +199,7 @@ function secretAccessHit(inv: Invocation): Hit | undefined {
     const w = inv.argWords[k]!;
     if ((w.facts & SECRET_PATH_CHARACTERS) !== 0) hit = judgeSecret(inv, reads, w.text);
   }
-  if (hit === undefined && (inv.facts & WordFact.slash) !== 0) hit = pathTokenSecret(inv, reads, inv.words);
+  if (hit === undefined && (inv.facts & WordFact.slash) !== 0) hit = wordTokenSecret(inv, reads);
   if (hit === undefined) hit = pathTokenSecret(inv, reads, inv.assignments);
   for (const r of inv.redirects) {
     if (hit === undefined && (r.op === "<" || r.op === "<&")) hit = judgeSecret(inv, reads, r.target.text);

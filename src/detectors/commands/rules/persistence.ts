@@ -87,8 +87,12 @@ function unitFromFile(inv: Invocation): Hit | undefined {
     : undefined;
 }
 
+/** Shared by the lists below when empty, as they are for most commands: no array made for nothing. */
+const NO_PATHS: readonly string[] = [];
+
 /** Options of otherwise read-only programs that write a file. */
-function writtenByReader(inv: Invocation): string[] {
+function writtenByReader(inv: Invocation): readonly string[] {
+  if (inv.name !== "find" && inv.name !== "xxd") return NO_PATHS;
   const out: string[] = [];
   if (inv.name === "find") {
     inv.args.forEach((a, k) => {
@@ -103,9 +107,10 @@ function writtenByReader(inv: Invocation): string[] {
 }
 
 /** Words of the wrappers before the program (`strace -o FILE cmd`, `script -a FILE`). */
-function wrapperWords(inv: Invocation): string[] {
+function wrapperWords(inv: Invocation): readonly string[] {
   const programAt = inv.words.length - inv.args.length - 1;
-  return inv.words.slice(1, Math.max(programAt, 1)).filter((w) => !w.startsWith("-"));
+  if (programAt <= 1) return NO_PATHS;
+  return inv.words.slice(1, programAt).filter((w) => !w.startsWith("-"));
 }
 
 /** Code that writes files (`open(..., "w")`, `FileWriter`, `os.OpenFile`). */
@@ -136,6 +141,11 @@ function codePersistence(analysis: Analysis): Hit[] {
   return hits;
 }
 
+/** Adds `path` to `out` if it has a slash. */
+function named(out: string[], path: string): void {
+  if (path.includes("/")) out.push(path);
+}
+
 /**
  * The paths the command may write, in the order they are judged. Only words with a slash are
  * kept: every persistence location has one, and a part of a word (after `=`) has one only if
@@ -143,28 +153,31 @@ function codePersistence(analysis: Analysis): Hit[] {
  */
 function namedPaths(inv: Invocation): string[] {
   const out: string[] = [];
-  const named = (path: string): void => {
-    if (path.includes("/")) out.push(path);
-  };
-  for (const p of writtenByReader(inv)) named(p);
-  for (const w of wrapperWords(inv)) named(w);
+  for (const p of writtenByReader(inv)) named(out, p);
+  for (const w of wrapperWords(inv)) named(out, w);
   for (const r of inv.redirects) {
-    if (r.op === ">" || r.op === ">>" || r.op === ">|" || r.op === "<>") named(r.target.text);
+    if (r.op === ">" || r.op === ">>" || r.op === ">|" || r.op === "<>") named(out, r.target.text);
   }
   if (COPIERS.has(inv.name)) {
     const destination = operands(inv.args).at(-1);
-    if (destination !== undefined) named(destination);
+    if (destination !== undefined) named(out, destination);
   } else if (!READERS.has(inv.name) && inv.name !== "") {
-    for (const a of operands(inv.args)) named(a);
+    for (const a of operands(inv.args)) named(out, a);
     for (const w of inv.argWords) {
       if ((w.facts & WordFact.slash) === 0) continue;
       const a = w.text;
       const eq = a.indexOf("=");
-      if (a.startsWith("-") && eq !== -1) named(a.slice(eq + 1));
-      else if (eq > 0 && !a.startsWith("-")) named(a.slice(eq + 1));
+      if (a.startsWith("-") && eq !== -1) named(out, a.slice(eq + 1));
+      else if (eq > 0 && !a.startsWith("-")) named(out, a.slice(eq + 1));
     }
-    // Paths inside string arguments, e.g. an awk or sed program writing a file.
-    for (const w of inv.argWords) if ((w.facts & WordFact.slash) !== 0) append(out, pathTokens(w.text));
+    // Paths inside string arguments, e.g. an awk or sed program writing a file. A word that is
+    // one token and no option was named whole as an operand above, and would judge the same.
+    for (const w of inv.argWords) {
+      if ((w.facts & WordFact.slash) === 0) continue;
+      const tokens = pathTokens(w.text);
+      if (tokens.length === 1 && tokens[0] === w.text && !w.text.startsWith("-")) continue;
+      append(out, tokens);
+    }
   }
   return out;
 }

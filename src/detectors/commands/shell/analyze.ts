@@ -3,7 +3,7 @@ import type { FunctionDef, Redirect, SimpleCommand, Word } from "./ast.js";
 import { extractCodeStrings } from "./code-strings.js";
 import { parseShell } from "./parser.js";
 import { WordFact } from "./word-facts.js";
-import { basename, unwrap } from "./wrappers.js";
+import { basename, NOT_WRAPPED, unwrap, WRAPPER_NAMES } from "./wrappers.js";
 
 /**
  * Turns parsed shell into what rules judge: every program that runs, after wrappers
@@ -117,6 +117,13 @@ const INLINE_CODE: ReadonlyMap<string, ReadonlySet<string>> = new Map([
   ["nawk", new Set([])],
 ]);
 
+/** Whether `name` runs inline code, under its own name or a versioned one (`python3.11`). */
+function runsInlineCode(name: string, roles: number): boolean {
+  if ((roles & NameRole.inlineCode) !== 0) return true;
+  const interpreter = interpreterName(name);
+  return interpreter !== name && INLINE_CODE.has(interpreter);
+}
+
 function interpreterName(name: string): string {
   // python3.11 -> python3; the test on the prefix spares the regex for every other name.
   if (!name.startsWith("python")) return name;
@@ -180,6 +187,36 @@ const MAY_NEST: ReadonlySet<string> = new Set([
   "printf",
 ]);
 
+/**
+ * What a command's first word or program name is to the analysis, as bits. Every command's name
+ * was looked up in each set in turn; one lookup in ROLES answers all of them.
+ */
+const NameRole = {
+  /** In LEADING_RESERVED. */
+  leadingReserved: 1,
+  /** In HEADER_RESERVED. */
+  headerReserved: 2,
+  /** A wrapper that `unwrap` peels off. */
+  wrapper: 4,
+  /** In MAY_NEST. */
+  mayNest: 8,
+  /** A key of INLINE_CODE. */
+  inlineCode: 16,
+  /** In ALL_SESSIONS. */
+  session: 32,
+} as const;
+
+/** The roles that make a first word something other than the program that runs. */
+const NOT_PROGRAM = NameRole.leadingReserved | NameRole.headerReserved | NameRole.wrapper;
+
+/** Every name of the sets above with its `NameRole` bits, derived from the sets themselves. */
+function nameRoles(sets: readonly (readonly [Iterable<string>, number])[]): ReadonlyMap<string, number> {
+  const roles = new Map<string, number>();
+  for (const [names, role] of sets) for (const name of names) roles.set(name, (roles.get(name) ?? 0) | role);
+  return roles;
+}
+
+/** Shared by the lists of commands that have none (no arguments, say): most commands' lists are short, some empty. */
 const NO_STRINGS: readonly string[] = [];
 const NO_WORDS: readonly Word[] = [];
 
@@ -188,6 +225,11 @@ class Analyzer {
   readonly pipelines: PipelineView[] = [];
   readonly functions: FunctionDef[] = [];
   readonly code: CodeFragment[] = [];
+  /**
+   * Invocations of the text as given (nesting 0) whose program is in ALL_SESSIONS, noted as they
+   * are made; in the order of `invocations`, since only nested text is analysed out of turn.
+   */
+  private readonly sessions: Invocation[] = [];
   truncated = false;
   private budget: number;
 
@@ -220,8 +262,7 @@ class Analyzer {
 
   /** The first bare interactive session in the text and the lines typed into it (see SESSIONS). */
   session(text: string): void {
-    for (const inv of this.invocations) {
-      if (inv.nesting !== 0 || !ALL_SESSIONS.has(inv.name)) continue;
+    for (const inv of this.sessions) {
       if (inv.redirects.length > 0 || inv.position + 1 < inv.pipelineSize) continue;
       const scripted = inv.args.some(
         (a) => a === "-b" || a === "-c" || a === "-f" || a === "-e" || a === "-s",
@@ -251,9 +292,14 @@ class Analyzer {
     pipeline: number,
     nesting: number,
   ): void {
-    const words = withoutReservedWords(command.words);
+    const first = command.words[0];
+    let roles = first === undefined ? 0 : rolesOf(first.text);
+    // Most commands run their first word, named without a directory: then it is the program and
+    // its roles are the program's, and neither reserved words nor wrappers need looking for.
+    const plain = first === undefined || ((roles & NOT_PROGRAM) === 0 && (first.facts & WordFact.slash) === 0);
+    const words = plain ? command.words : withoutReservedWords(command.words);
     const texts = wordTexts(words);
-    const unwrapped = unwrap(texts);
+    const unwrapped = plain ? NOT_WRAPPED : unwrap(texts);
     const assignments =
       command.assignments.length === 0 && unwrapped.assignments.length === 0
         ? NO_STRINGS
@@ -262,13 +308,15 @@ class Analyzer {
     const program = texts[at] ?? "";
     // Most programs are named without a directory, and then the name is the word as it stands.
     const programFacts = at < words.length ? words[at]!.facts : 0;
+    const name = (programFacts & WordFact.slash) === 0 ? program : basename(program);
+    if (!plain) roles = rolesOf(name);
     const invocation: Invocation = {
-      name: (programFacts & WordFact.slash) === 0 ? program : basename(program),
+      name,
       words: texts,
       facts: factsOfAll(words),
       program,
-      args: texts.slice(at + 1),
-      argWords: words.slice(at + 1),
+      args: at + 1 < texts.length ? texts.slice(at + 1) : NO_STRINGS,
+      argWords: at + 1 < words.length ? words.slice(at + 1) : NO_WORDS,
       assignments,
       redirects: command.redirects,
       elevated: unwrapped.elevated,
@@ -280,7 +328,8 @@ class Analyzer {
       end: command.end,
     };
     out.push(invocation);
-    this.nested(invocation, nesting);
+    this.noteSession(invocation, roles);
+    this.nested(invocation, nesting, roles);
     if (invocation.name === "find") {
       const args = invocation.args;
       for (let k = 0; k < args.length; k++) {
@@ -301,21 +350,27 @@ class Analyzer {
           elevated: invocation.elevated || innerWrapped.elevated,
         };
         out.push(execInvocation);
-        this.nested(execInvocation, nesting);
+        const execRoles = rolesOf(execInvocation.name);
+        this.noteSession(execInvocation, execRoles);
+        this.nested(execInvocation, nesting, execRoles);
         k = end;
       }
     }
   }
 
-  /** Text run by the invocation that is itself shell or interpreter code. */
-  private nested(inv: Invocation, nesting: number): void {
-    // The cheap tests first: this runs on every command, and the lookups hash the name.
+  /** Keeps the text's own commands that start a session (see `session`), in the order met. */
+  private noteSession(inv: Invocation, roles: number): void {
+    if (inv.nesting === 0 && (roles & NameRole.session) !== 0) this.sessions.push(inv);
+  }
+
+  /** Text run by the invocation (whose name has the `NameRole`s `roles`) that is itself shell or interpreter code. */
+  private nested(inv: Invocation, nesting: number, roles: number): void {
     if (
       inv.redirects.length === 0 &&
       inv.position + 1 >= inv.pipelineSize &&
       inv.name !== "tee" &&
-      !MAY_NEST.has(inv.name) &&
-      !INLINE_CODE.has(interpreterName(inv.name))
+      (roles & NameRole.mayNest) === 0 &&
+      !runsInlineCode(inv.name, roles)
     ) {
       return;
     }
@@ -435,6 +490,19 @@ const LEADING_RESERVED: ReadonlySet<string> = new Set([
 /** Words that open a loop or case header, which names no program. */
 const HEADER_RESERVED: ReadonlySet<string> = new Set(["for", "case", "select", "in"]);
 
+const ROLES = nameRoles([
+  [LEADING_RESERVED, NameRole.leadingReserved],
+  [HEADER_RESERVED, NameRole.headerReserved],
+  [WRAPPER_NAMES, NameRole.wrapper],
+  [MAY_NEST, NameRole.mayNest],
+  [INLINE_CODE.keys(), NameRole.inlineCode],
+  [ALL_SESSIONS, NameRole.session],
+]);
+
+function rolesOf(name: string): number {
+  return ROLES.get(name) ?? 0;
+}
+
 /** The `WordFact` bits of any of `words`. */
 function factsOfAll(words: readonly Word[]): number {
   let facts = 0;
@@ -450,8 +518,8 @@ function textOf(word: Word): string {
  * The words' texts. `map` makes an array of the exact size without holes; pushing to an empty
  * array gives it room for 17 elements, and commands have two or three words.
  */
-function wordTexts(words: readonly Word[]): string[] {
-  return words.map(textOf);
+function wordTexts(words: readonly Word[]): readonly string[] {
+  return words.length === 0 ? NO_STRINGS : words.map(textOf);
 }
 
 /** The command's words without the compound-command keywords before (or instead of) a program. */

@@ -58,6 +58,9 @@ const WRAPPERS: ReadonlyMap<string, WrapperSpec> = new Map([
   ["caffeinate", spec("-t -w")],
 ]);
 
+/** The wrappers' names, for tables that combine them with other sets of program names. */
+export const WRAPPER_NAMES: readonly string[] = [...WRAPPERS.keys()];
+
 /** `command -v x` and `command -V x` only look a name up. */
 function isLookupOnly(name: string, option: string): boolean {
   return name === "command" && (option === "-v" || option === "-V");
@@ -81,7 +84,7 @@ export interface Unwrapped {
 }
 
 /** Most commands run their first word; one shared answer spares an object per command. */
-const NOT_WRAPPED: Unwrapped = { index: 0, elevated: false, assignments: NO_INDEXES };
+export const NOT_WRAPPED: Unwrapped = { index: 0, elevated: false, assignments: NO_INDEXES };
 
 /** Peels wrappers off `words` (already quote-removed); bounded by the number of words. */
 export function unwrap(words: readonly string[]): Unwrapped {
