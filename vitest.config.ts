@@ -6,8 +6,8 @@ export default defineConfig({
     testTimeout: 30_000,
     hookTimeout: 60_000,
     pool: "forks",
-    // The growth tests (test/helpers/growth.ts) collect garbage before each timed run, so that
-    // what earlier tests in the worker left for the collector is not billed to the large side.
+    // Growth tests of inputs made of many tiny objects collect garbage before each timed run
+    // (test/helpers/growth.ts), so that what earlier tests left is not billed to one side.
     execArgv: ["--expose-gc"],
   },
 });
