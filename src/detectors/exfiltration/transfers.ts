@@ -1,6 +1,13 @@
 import { Severity } from "../../../gen/guard/v1/types_pb.js";
 import { isSensitiveFile, normalizePath, pathTokens } from "../commands/paths.js";
-import { type Hit, hitOn, NETWORK_SENDERS, operands, optionValue } from "../commands/rules/types.js";
+import {
+  type Hit,
+  hitOn,
+  NETWORK_SENDERS,
+  operands,
+  optionValue,
+  RAW_SOCKET_CLIENTS,
+} from "../commands/rules/types.js";
 import type { Invocation } from "../commands/shell/analyze.js";
 import type { Pipeline } from "../commands/shell/ast.js";
 import { basename } from "../commands/shell/wrappers.js";
@@ -115,24 +122,14 @@ export function fileServer(inv: Invocation): boolean {
   return false;
 }
 
-const RAW_CLIENTS = new Set([
-  "nc",
-  "ncat",
-  "netcat",
-  "nc.traditional",
-  "nc.openbsd",
-  "socat",
-  "telnet",
-  "cryptcat",
-]);
-
 /**
  * Raw sockets fed from a file: bash's `/dev/tcp` written to, netcat given `< file`, socat reading
  * `file:`. Unlike HTTP clients these have little honest use for sending a file.
  */
 export function rawSocketSend(inv: Invocation): boolean {
   const devTcp = socketRedirect(inv);
-  const client = RAW_CLIENTS.has(inv.name) || (inv.name === "openssl" && inv.args.includes("s_client"));
+  const client =
+    RAW_SOCKET_CLIENTS.has(inv.name) || (inv.name === "openssl" && inv.args.includes("s_client"));
   const fed = client && inv.redirects.some((r) => r.op === "<" && r.target.text !== "/dev/null");
   const socatFile =
     inv.name === "socat" && inv.args.some((a) => /^(file|open):/i.test(a)) && inv.args.some(isRemote);

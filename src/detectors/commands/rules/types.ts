@@ -106,9 +106,8 @@ export const READ_ONLY: ReadonlySet<string> = new Set([
   "printf",
 ]);
 
-export const NETWORK_SENDERS: ReadonlySet<string> = new Set([
-  "curl",
-  "wget",
+/** Clients that open a bare socket and pass bytes through: the netcat family, socat, telnet. */
+export const RAW_SOCKET_CLIENTS: ReadonlySet<string> = new Set([
   "nc",
   "ncat",
   "netcat",
@@ -116,6 +115,13 @@ export const NETWORK_SENDERS: ReadonlySet<string> = new Set([
   "nc.openbsd",
   "socat",
   "telnet",
+  "cryptcat",
+]);
+
+export const NETWORK_SENDERS: ReadonlySet<string> = new Set([
+  "curl",
+  "wget",
+  ...RAW_SOCKET_CLIENTS,
   "openssl",
   "ssh",
   "scp",
@@ -129,6 +135,5 @@ export const NETWORK_SENDERS: ReadonlySet<string> = new Set([
   "lftp",
   "smbclient",
   "aria2c",
-  "cryptcat",
   "pwncat",
 ]);
