@@ -35,7 +35,7 @@ export function tempDataDir(): { dir: string; remove(): void } {
 }
 
 /** One POST /v1/evaluate through Fastify's injector (no socket); answers the status code. */
-export async function injectEvaluate(app: App, body: string): Promise<number> {
+export async function injectEvaluate(app: App, body: string | Buffer): Promise<number> {
   const response = await app.bridge.inject({
     method: "POST",
     url: "/v1/evaluate",

@@ -3,7 +3,7 @@ import type { AddressInfo } from "node:net";
 import type { App } from "../../src/app.js";
 import { injectEvaluate } from "./bench-app.js";
 import { BENCH_KEY } from "./config.js";
-import { asNewStep } from "./new-step.js";
+import { ReplayBody } from "./new-step.js";
 import type { BucketSample } from "./buckets.js";
 import { type Bounds, bounded } from "./loop.js";
 import { type Summary, summarize } from "./stats.js";
@@ -84,16 +84,17 @@ export async function measureLatency(
       // Warm-up covers every body once, so the detection memo holds all of them (module doc).
       const bounds = boundsFor(sample.bucket.name);
       const warmup = Math.max(bounds.warmup, sample.bodies.length);
+      const replays = sample.bodies.map((body) => new ReplayBody(body));
       await bounded({ ...bounds, warmup }, async (i) => {
-        const body = sample.bodies[i % sample.bodies.length] ?? "";
-        const bytes = Buffer.from(asNewStep(body, seq.next++));
+        const replay = replays[i % replays.length] ?? new ReplayBody("");
+        const bytes = replay.asNewStep(seq.next++);
         serviceMs = Number.NaN;
         const sent = performance.now();
         const status = await post(port, agent, bytes);
         const answered = performance.now() - sent;
         // The hook runs when the response is written, before the client reads it; wait a turn if not.
         if (Number.isNaN(serviceMs)) await new Promise((resolve) => setImmediate(resolve));
-        const viaInjector = asNewStep(body, seq.next++);
+        const viaInjector = replay.asNewStep(seq.next++);
         const injected = performance.now();
         const injectedStatus = await injectEvaluate(app, viaInjector);
         const injectedMs = performance.now() - injected;

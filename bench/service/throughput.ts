@@ -1,6 +1,6 @@
 import type { App } from "../../src/app.js";
 import { injectEvaluate } from "./bench-app.js";
-import { asNewStep } from "./new-step.js";
+import { ReplayBody } from "./new-step.js";
 import { forDuration } from "./loop.js";
 
 export interface ThroughputResult {
@@ -15,7 +15,7 @@ export interface ThroughputResult {
 /**
  * Evaluations per second on one core: one evaluate after another through the injector, the
  * next starting when the previous answered, so the event loop never idles and never queues.
- * `bodies` are cycled, each time as a new step.
+ * `bodies` are cycled, each time as a new step, handed over as bytes (ReplayBody).
  */
 export async function measureThroughput(
   app: App,
@@ -26,10 +26,11 @@ export async function measureThroughput(
 ): Promise<ThroughputResult> {
   let failures = 0;
   let bytes = 0;
+  const replays = bodies.map((body) => new ReplayBody(body));
   const run = await forDuration(maxMs, 1_000_000, async (i) => {
-    const body = bodies[i % bodies.length] ?? "";
-    bytes += body.length;
-    if ((await injectEvaluate(app, asNewStep(body, seq.next++))) !== 200) failures++;
+    const replay = replays[i % replays.length] ?? new ReplayBody("");
+    bytes += replay.byteLength;
+    if ((await injectEvaluate(app, replay.asNewStep(seq.next++))) !== 200) failures++;
   });
   return {
     label,

@@ -9,7 +9,7 @@ import {
 } from "../../../bench/corpus/corpus.js";
 import { Random } from "../../../bench/corpus/random.js";
 import { CLEARED, visibleResults } from "../../../bench/corpus/render/history.js";
-import { asNewStep } from "../../../bench/service/new-step.js";
+import { asNewStep, ReplayBody } from "../../../bench/service/new-step.js";
 import { validateEvent } from "../../../src/contract/validate.js";
 
 /** A corpus small enough for a unit test: six sessions of 1 to 12 steps, all three protocols. */
@@ -51,7 +51,8 @@ describe("replay corpus generator", () => {
       const body = JSON.parse(request.body) as { payload: { messages: { role: string }[] } };
       const assistants = body.payload.messages.filter((m) => m.role === "assistant");
       expect(assistants).toHaveLength(k);
-      for (let j = 0; j < k; j++) for (const call of session.steps[j]?.calls ?? []) expect(request.body).toContain(call.id);
+      for (let j = 0; j < k; j++)
+        for (const call of session.steps[j]?.calls ?? []) expect(request.body).toContain(call.id);
     });
   });
 
@@ -88,5 +89,20 @@ describe("replay corpus generator", () => {
     const original = JSON.parse(event.body) as Record<string, unknown>;
     expect(replayed["step_id"]).toBe(`r42-${String(original["step_id"])}`);
     expect({ ...replayed, step_id: "" }).toEqual({ ...original, step_id: "" });
+  });
+
+  it("replays bytes exactly as the string form would, each call in a buffer of its own", () => {
+    const bodies = [...corpusEvents(SMALL)].slice(0, 20).map((e) => e.body);
+    bodies.push('{"no_step":"é"}', '{"kind":"x","step_id":"');
+    for (const body of bodies) {
+      const replay = new ReplayBody(body);
+      expect(replay.byteLength).toBe(Buffer.byteLength(body));
+      const first = replay.asNewStep(7);
+      expect(first.equals(Buffer.from(asNewStep(body, 7)))).toBe(true);
+      const second = replay.asNewStep(8);
+      expect(second.equals(Buffer.from(asNewStep(body, 8)))).toBe(true);
+      first.fill(0);
+      expect(replay.asNewStep(7).equals(Buffer.from(asNewStep(body, 7)))).toBe(true);
+    }
   });
 });
