@@ -14,6 +14,9 @@ export const SendTrait = {
   socketRedirect: 2,
 } as const;
 
+/** The `WordFact`s of a word `isRemote` can take. */
+const HOST_CHARACTERS = WordFact.colon | WordFact.dot;
+
 /** A `>` or `>>` redirection to bash's network pseudo-files. */
 export function socketRedirect(inv: Invocation): boolean {
   return inv.redirects.some(
@@ -24,11 +27,14 @@ export function socketRedirect(inv: Invocation): boolean {
 /** The `SendTrait`s of `inv`, as a bit set. */
 export function sendTraits(inv: Invocation): number {
   let traits = 0;
-  for (const w of inv.argWords) {
-    // Every form `isRemote` knows has a colon or a dot.
-    if ((w.facts & (WordFact.colon | WordFact.dot)) !== 0 && isRemote(w.text)) {
-      traits |= SendTrait.remoteArgument;
-      break;
+  // Every form `isRemote` knows has a colon or a dot; most commands have neither in any word,
+  // which their facts tell without reading each argument.
+  if ((inv.facts & HOST_CHARACTERS) !== 0) {
+    for (const w of inv.argWords) {
+      if ((w.facts & HOST_CHARACTERS) !== 0 && isRemote(w.text)) {
+        traits |= SendTrait.remoteArgument;
+        break;
+      }
     }
   }
   if (inv.redirects.length > 0 && socketRedirect(inv)) traits |= SendTrait.socketRedirect;

@@ -275,8 +275,11 @@ function isEnvDump(m: Invocation): boolean {
 function envDumpsOut(analysis: Analysis): Hit[] {
   const hits: Hit[] = [];
   for (const p of analysis.pipelines) {
-    const dump = p.invocations.findIndex(isEnvDump);
+    // The dump must come before the sender, so a single command, a sender first or none settles it.
+    if (p.invocations.length < 2) continue;
     const send = p.invocations.findIndex((m) => NETWORK_SENDERS.has(m.name));
+    if (send < 1) continue;
+    const dump = p.invocations.findIndex(isEnvDump);
     if (dump !== -1 && send > dump)
       hits.push(hitOn(p, "env-dump-out", Severity.HIGH, 0.85, "environment variables sent over the network"));
   }

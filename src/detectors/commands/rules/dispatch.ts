@@ -50,10 +50,13 @@ export function traitsOf(inv: Invocation): number {
   if (inv.elevated) traits |= Trait.elevated;
   if ((inv.facts & WordFact.slash) !== 0) traits |= Trait.slash;
   else for (const r of inv.redirects) if ((r.target.facts & WordFact.slash) !== 0) traits |= Trait.slash;
-  for (const w of inv.argWords) {
-    if (w.substitutions.length > 0) {
-      traits |= Trait.substitution;
-      break;
+  // Most commands have no substitution anywhere, which their words' facts tell without reading each word.
+  if ((inv.facts & WordFact.substitutionMark) !== 0) {
+    for (const w of inv.argWords) {
+      if (w.substitutions.length > 0) {
+        traits |= Trait.substitution;
+        break;
+      }
     }
   }
   return traits;
@@ -108,13 +111,43 @@ interface Declared {
   readonly declaration: CommandCheck<any>;
 }
 
+/**
+ * The checks for one program, and the sublists that a command of each set of traits runs. Most
+ * commands have no trait, and skipping a dozen trait checks one by one on each of them was much
+ * of the dispatch's own time; a sublist is made the first time a command needs it.
+ */
+interface ProgramChecks {
+  readonly entries: readonly Entry[];
+  /** The traits any of `entries` asks for: 0 when none does, and the command's traits are not needed. */
+  readonly gates: number;
+  /** Indexed by a command's traits, restricted to `gates`. */
+  readonly byTraits: (readonly Entry[] | undefined)[];
+}
+
+function programChecks(entries: readonly Entry[]): ProgramChecks {
+  let gates = 0;
+  for (const e of entries) gates |= e.traits;
+  return { entries, gates, byTraits: [] };
+}
+
+/** The entries of `checks` a command with `traits` runs, in their order. */
+function entriesWithTraits(checks: ProgramChecks, traits: number): readonly Entry[] {
+  const key = traits & checks.gates;
+  let list = checks.byTraits[key];
+  if (list === undefined) {
+    list = checks.entries.filter((e) => e.traits === 0 || (e.traits & key) !== 0);
+    checks.byTraits[key] = list;
+  }
+  return list;
+}
+
 export interface DispatchTable {
   /** Every check, in module order then declaration order. */
   readonly declared: readonly Declared[];
   /** Checks for each program a check names, in that order. */
-  readonly byProgram: ReadonlyMap<string, readonly Entry[]>;
+  readonly byProgram: ReadonlyMap<string, ProgramChecks>;
   /** Checks for a program nothing names: the ANY_PROGRAM checks and those asking for traits. */
-  readonly otherPrograms: readonly Entry[];
+  readonly otherPrograms: ProgramChecks;
   readonly namePrefixes: readonly string[];
   readonly traitsOf: TraitsOf;
 }
@@ -143,29 +176,35 @@ export function dispatchTable(modules: readonly AnyModule[], traits: TraitsOf = 
   modules.forEach((m, module) => {
     for (const declaration of m.commands) declared.push({ module, declaration });
   });
-  const byProgram = new Map<string, Entry[]>();
+  const names = new Set<string>();
   const namePrefixes = new Set<string>();
   for (const { declaration: d } of declared) {
-    if (d.programs !== ANY_PROGRAM) for (const p of d.programs) byProgram.set(p, []);
+    if (d.programs !== ANY_PROGRAM) for (const p of d.programs) names.add(p);
     for (const p of d.namePrefixes ?? []) namePrefixes.add(p);
   }
-  for (const name of byProgram.keys()) byProgram.set(name, entriesFor(declared, name));
+  const byProgram = new Map<string, ProgramChecks>();
+  for (const name of names) byProgram.set(name, programChecks(entriesFor(declared, name)));
   return {
     declared,
     byProgram,
-    otherPrograms: entriesFor(declared, undefined),
+    otherPrograms: programChecks(entriesFor(declared, undefined)),
     namePrefixes: [...namePrefixes],
     traitsOf: traits,
   };
 }
 
-/** The checks that can apply to a program's commands. */
-export function checksFor(table: DispatchTable, name: string): readonly Entry[] {
+function programChecksFor(table: DispatchTable, name: string): ProgramChecks {
   const listed = table.byProgram.get(name);
   if (listed !== undefined) return listed;
   // Family members (`python3.11`) are rare; their lists are made when met, not kept.
-  for (const p of table.namePrefixes) if (name.startsWith(p)) return entriesFor(table.declared, name);
+  for (const p of table.namePrefixes)
+    if (name.startsWith(p)) return programChecks(entriesFor(table.declared, name));
   return table.otherPrograms;
+}
+
+/** The checks that can apply to a program's commands. */
+export function checksFor(table: DispatchTable, name: string): readonly Entry[] {
+  return programChecksFor(table, name).entries;
 }
 
 /**
@@ -178,15 +217,10 @@ export function runRules(modules: readonly AnyModule[], table: DispatchTable, an
   const perModule: Hit[][] = modules.map(() => []);
   for (let m = 0; m < modules.length; m++) modules[m]!.before?.(analysis, perModule[m]!, states[m]);
   for (const inv of analysis.invocations) {
-    // Computed when a check first asks: the checks of a named program mostly need none.
-    let traits = -1;
-    for (const e of checksFor(table, inv.name)) {
-      if (e.traits !== 0) {
-        if (traits === -1) traits = table.traitsOf(inv);
-        if ((e.traits & traits) === 0) continue;
-      }
-      e.check(inv, perModule[e.module]!, states[e.module]);
-    }
+    const checks = programChecksFor(table, inv.name);
+    // The command's traits are computed only for a list with checks that ask for them.
+    const entries = checks.gates === 0 ? checks.entries : entriesWithTraits(checks, table.traitsOf(inv));
+    for (const e of entries) e.check(inv, perModule[e.module]!, states[e.module]);
   }
   const hits: Hit[] = [];
   for (let m = 0; m < modules.length; m++) {

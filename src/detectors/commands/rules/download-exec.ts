@@ -112,8 +112,11 @@ function runsFile(inv: Invocation, file: string): boolean {
 function pipedIntoExecutor(analysis: Analysis, hits: Hit[]): void {
   for (const p of analysis.pipelines) {
     const members = p.invocations;
+    // Both verdicts need a fetcher or a decoder with an executor after it: two commands at least.
+    if (members.length < 2) continue;
     const fetch = members.findIndex(isFetcher);
     const decode = members.findIndex(isDecoder);
+    if (fetch === -1 && decode === -1) continue;
     const exec = members.findIndex(executesStdin);
     if (fetch !== -1 && exec > fetch) {
       hits.push(

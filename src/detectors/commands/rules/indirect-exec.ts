@@ -381,9 +381,9 @@ function detached(inv: Invocation): Hit | undefined {
 }
 
 /** Hook options and variables pointed at a shell or an unexpected program: one finding for each kind. */
-function hookOption(inv: Invocation, hits: Hit[], staged: Staged): void {
+function hookOption(inv: Invocation, hits: Hit[], staged: StagedLookup): void {
   for (const value of hookValues(inv)) {
-    const verdict = judgeHook(value, staged.files);
+    const verdict = judgeHook(value, staged.get().files);
     if (verdict === undefined) continue;
     const [severity, score, what] = verdict;
     hits.push(hitOn(inv, "hook-option", severity, score, `${inv.name} made to run ${what}`));
@@ -391,9 +391,9 @@ function hookOption(inv: Invocation, hits: Hit[], staged: Staged): void {
   }
 }
 
-function hookVariable(inv: Invocation, hits: Hit[], staged: Staged): void {
+function hookVariable(inv: Invocation, hits: Hit[], staged: StagedLookup): void {
   for (const { name, value } of hookVariables(inv)) {
-    const verdict = judgeHook(value, staged.files);
+    const verdict = judgeHook(value, staged.get().files);
     if (verdict === undefined) continue;
     const [severity, score, what] = verdict;
     hits.push(
@@ -409,12 +409,28 @@ interface Staged {
   readonly dirs: ReadonlySet<string>;
 }
 
-export const indirectExecution = ruleModule<Staged>({
+/**
+ * The staged executables of one analysis, found when a check first asks for them. The checks that
+ * ask run only on commands with a slash or an assignment and on programs with hook options, which
+ * many texts have none of; those texts are spared the pass over every command.
+ */
+class StagedLookup {
+  private staged: Staged | undefined;
+
+  constructor(private readonly analysis: Analysis) {}
+
+  get(): Staged {
+    if (this.staged === undefined) {
+      const files = stagedExecutables(this.analysis);
+      this.staged = { files, dirs: stagedDirectories(files) };
+    }
+    return this.staged;
+  }
+}
+
+export const indirectExecution = ruleModule<StagedLookup>({
   name: "indirect-exec",
-  prepare(analysis) {
-    const files = stagedExecutables(analysis);
-    return { files, dirs: stagedDirectories(files) };
-  },
+  prepare: (analysis) => new StagedLookup(analysis),
   commands: [
     {
       programs: [...HOOK_OPTIONS.keys(), "sshfs", "tar", "git", "fail2ban-client"],
@@ -426,7 +442,8 @@ export const indirectExecution = ruleModule<Staged>({
       // A staged executable can be handed to almost any program, by a path.
       programs: [],
       traits: [Trait.slash],
-      check(inv, hits, staged) {
+      check(inv, hits, lookup) {
+        const staged = lookup.get();
         const handed = handsOverStaged(inv, staged.files, staged.dirs);
         if (handed !== undefined)
           hits.push(

@@ -127,11 +127,15 @@ function lastFifo(analysis: Analysis): Invocation | undefined {
 }
 
 function shellPipes(analysis: Analysis, hits: Hit[]): void {
-  const fifo = lastFifo(analysis);
+  // `null` until looked for, which waits for a pipeline with a network client: both verdicts need
+  // one, and most texts have none.
+  let fifo: Invocation | undefined | null = null;
   for (const p of analysis.pipelines) {
-    const shell = p.invocations.find((m) => isShell(m.name));
     const net = p.invocations.find(isNetClient);
-    if (shell && net)
+    if (!net) continue;
+    if (fifo === null) fifo = lastFifo(analysis);
+    const shell = p.invocations.find((m) => isShell(m.name));
+    if (shell)
       hits.push(
         hitOn(
           p,
@@ -141,7 +145,7 @@ function shellPipes(analysis: Analysis, hits: Hit[]): void {
           "shell wired to a network client through a pipe",
         ),
       );
-    else if (fifo && net && p.start >= fifo.start) {
+    else if (fifo && p.start >= fifo.start) {
       hits.push(
         hitOn(
           { start: fifo.start, end: p.end },

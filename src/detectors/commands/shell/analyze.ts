@@ -296,7 +296,8 @@ class Analyzer {
     let roles = first === undefined ? 0 : rolesOf(first.text);
     // Most commands run their first word, named without a directory: then it is the program and
     // its roles are the program's, and neither reserved words nor wrappers need looking for.
-    const plain = first === undefined || ((roles & NOT_PROGRAM) === 0 && (first.facts & WordFact.slash) === 0);
+    const plain =
+      first === undefined || ((roles & NOT_PROGRAM) === 0 && (first.facts & WordFact.slash) === 0);
     const words = plain ? command.words : withoutReservedWords(command.words);
     const texts = wordTexts(words);
     const unwrapped = plain ? NOT_WRAPPED : unwrap(texts);
@@ -365,13 +366,10 @@ class Analyzer {
 
   /** Text run by the invocation (whose name has the `NameRole`s `roles`) that is itself shell or interpreter code. */
   private nested(inv: Invocation, nesting: number, roles: number): void {
-    if (
-      inv.redirects.length === 0 &&
-      inv.position + 1 >= inv.pipelineSize &&
-      inv.name !== "tee" &&
-      (roles & NameRole.mayNest) === 0 &&
-      !runsInlineCode(inv.name, roles)
-    ) {
+    // Without a redirection only programs that may nest (shells, `echo` and `printf` among them)
+    // or run inline code hold any: a pipe into the next command or a `tee` adds nothing then, and
+    // text read as shell pipes much of its commands into others (tables, logs).
+    if (inv.redirects.length === 0 && (roles & NameRole.mayNest) === 0 && !runsInlineCode(inv.name, roles)) {
       return;
     }
     const span = { start: inv.start, end: inv.end };

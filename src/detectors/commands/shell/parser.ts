@@ -56,12 +56,12 @@ function charTable(chars: readonly number[]): Uint8Array {
 const METACHARACTERS = [SPACE, TAB, NL, SEMI, AMP, PIPE, LT, GT, LPAREN, RPAREN];
 const META = charTable(METACHARACTERS);
 
-/** Set in PLAIN_RUN for a character that ends a run of plain word characters; apart from the `WordFact` bits. */
+/** Set in PLAIN_RUN for a character that ends a run of plain word characters, beside any `WordFact` bits it has. */
 const ENDS_RUN = 0x80;
 
 /**
- * For each ASCII character, ENDS_RUN if it ends a run of plain word characters (metacharacters,
- * and the quotes, escapes and expansions that need quote removal), else its `WordFact` bits.
+ * For each ASCII character, its `WordFact` bits, and ENDS_RUN too if it ends a run of plain word
+ * characters (metacharacters, and the quotes, escapes and expansions that need quote removal).
  * Every list's closing character (`)`, a backtick) ends a run, so a run never crosses one.
  */
 const PLAIN_RUN = factTable(
@@ -441,7 +441,7 @@ class Parser {
       const c = this.src.charCodeAt(end);
       if (c < 128) {
         const bits = PLAIN_RUN[c]!;
-        if (bits === ENDS_RUN) break;
+        if ((bits & ENDS_RUN) !== 0) break;
         facts |= bits;
       }
       end++;

@@ -9,6 +9,11 @@ export const WordFact = {
   underscore: 2,
   colon: 4,
   dot: 8,
+  /**
+   * A `(` or a backtick. A command substitution (`$(...)`, `<(...)`, backticks) stays in its
+   * word's text and holds one, so a command whose words have neither has no substitution.
+   */
+  substitutionMark: 16,
 } as const;
 
 const CHARACTERS: readonly (readonly [string, number])[] = [
@@ -16,6 +21,8 @@ const CHARACTERS: readonly (readonly [string, number])[] = [
   ["_", WordFact.underscore],
   [":", WordFact.colon],
   [".", WordFact.dot],
+  ["(", WordFact.substitutionMark],
+  ["`", WordFact.substitutionMark],
 ];
 
 /** The facts of `extra` characters and of the characters above: a lookup table over ASCII. */
