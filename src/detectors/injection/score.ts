@@ -94,13 +94,19 @@ function liveMask(cls: ChannelClass): number {
   return mask;
 }
 
-/** True when the source slice differs from the match beyond case, spacing and quote style. */
-function isObfuscated(source: string, normalisedMatch: string): boolean {
-  const plain = source
+/**
+ * True when the source slice differs from the match beyond case, spacing and quote style, and,
+ * for a family whose words are written with accents (`spelledWithAccents`: "instruções",
+ * "ignorez"), beyond accents: there they are spelling, while on an English phrase they are a
+ * way round filters.
+ */
+function isObfuscated(source: string, normalisedMatch: string, spelledWithAccents: boolean): boolean {
+  let plain = source
     .toLowerCase()
     .replace(/[\u2018\u2019]/g, "'")
     .replace(/[\u201c\u201d]/g, '"')
     .replace(/\s+/g, " ");
+  if (spelledWithAccents) plain = plain.normalize("NFD").replace(/\p{M}/gu, "");
   return plain !== normalisedMatch;
 }
 
@@ -159,7 +165,11 @@ function addLexicon(
         if (!previous || weight > previous.weight) {
           const matchStart = norm.from[unit.start + m.index] ?? unitStart;
           const matchEnd = norm.to[unit.start + m.index + m[0].length - 1] ?? unitEnd;
-          const evasive = isObfuscated(source.slice(matchStart, matchEnd), m[0]);
+          const evasive = isObfuscated(
+            source.slice(matchStart, matchEnd),
+            m[0],
+            family.spelledWithAccents === true,
+          );
           best.set(family, {
             label: family.label,
             weight,

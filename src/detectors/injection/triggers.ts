@@ -17,7 +17,7 @@
  * pattern, and the unit tests compare the prefiltered and the full scorer on every corpus text.
  */
 
-import { latinTriggerClauses } from "./multilingual.js";
+import { latinAddressTriggerClauses, latinTriggerClauses } from "./multilingual.js";
 
 export type Clause = readonly string[];
 /** All clauses must hold. */
@@ -120,56 +120,57 @@ const QUESTION_WORDS = [
   " will you",
 ];
 
+/** "Do not follow ...": the refusal to obey, in both override families. */
+const DO_NOT_FOLLOW: Trigger = [
+  x(
+    [" do not ", " don t ", " dont ", " never ", " stop ", " no longer "],
+    ["follow", "obey", "listen", "adhere", "comply", "heed"],
+  ),
+];
+
+/** "New instructions are ...", "updated system prompt:". */
+const NEW_DIRECTIVE: Trigger = [
+  x(
+    [" new ", " updated ", " revised ", " real ", " actual ", " true ", " overriding "],
+    ["", "system "],
+    ["instruction", "directive", "orders", "prompt", "task", "rules"],
+  ),
+];
+
 /** Triggers of each family's patterns, by family id; a family matches only where one holds. */
 export const FAMILY_TRIGGERS: Readonly<Record<string, readonly Trigger[]>> = {
   override: [
     [OVERRIDE_VERBS],
-    [
-      x(
-        [" do not ", " don t ", " dont ", " never ", " stop ", " no longer "],
-        ["follow", "obey", "listen", "adhere", "comply", "heed"],
-      ),
-    ],
-    [
-      x(
-        [" new ", " updated ", " revised ", " real ", " actual ", " true ", " overriding "],
-        ["", "system "],
-        ["instruction", "directive", "orders", "prompt", "task", "rules"],
-      ),
-    ],
-    [x([" your "], ["new ", "real ", "actual ", "true ", "only "])],
+    DO_NOT_FOLLOW,
+    NEW_DIRECTIVE,
     [
       OVERRIDE_VERBS,
       [" everything ", " everthing ", " anything ", " all ", " whatever ", " what "],
       [" told", " instructed", " taught", " programmed", " given", " asked"],
     ],
-  ],
-  override_soft: [
-    [OVERRIDE_VERBS],
     [
-      [" ignore ", " disregard ", " forget "],
-      x(
-        [" the ", " this "],
-        [
-          "function",
-          "webpage",
-          "web page",
-          "document",
-          "article",
-          "email",
-          "e mail",
-          "paper",
-          "resume",
-          "question",
-          "prompt",
-          "task",
-          "above",
-        ],
-      ),
+      [" instruction", " rules ", " guidelines ", " prompt ", " directive"],
+      [
+        " outdated ",
+        " obsolete ",
+        " void ",
+        " invalid ",
+        " cancel",
+        " revoked ",
+        " superseded ",
+        " no longer ",
+      ],
     ],
+  ],
+  override_soft: [[OVERRIDE_VERBS]],
+  override_loose: [
+    DO_NOT_FOLLOW,
+    NEW_DIRECTIVE,
+    [x([" your "], ["new ", "real ", "actual ", "true ", "only "])],
+    [OVERRIDE_VERBS],
     [[" regardless of "]],
   ],
-  override_intl: [latinTriggerClauses(), [[SCRIPT_FLAG]]],
+  override_intl: [latinTriggerClauses(), latinAddressTriggerClauses(), [[SCRIPT_FLAG]]],
   prompt_leak: [
     [
       [
@@ -246,6 +247,7 @@ export const FAMILY_TRIGGERS: Readonly<Record<string, readonly Trigger[]>> = {
   ],
   address_ai: [
     [AI_NOUNS_PLURAL],
+    [[" summariz", " summaris", " automated "]],
     [x([" if you ", " when you ", " since you "], ["are ", "re "])],
     [
       x([" when ", " if ", " after ", " once ", " as soon as ", " while "], ["you ", "the "]),
@@ -297,6 +299,21 @@ export const FAMILY_TRIGGERS: Readonly<Record<string, readonly Trigger[]>> = {
       AI_NOUNS.map((n) => n.trimEnd()),
     ],
     [[" note to "]],
+    [
+      [" when ", " while ", " if ", " after ", " before "],
+      [
+        " summarizing ",
+        " summarising ",
+        " reading ",
+        " processing ",
+        " parsing ",
+        " analyzing ",
+        " analysing ",
+        " reviewing ",
+        " translating ",
+        " answering ",
+      ],
+    ],
   ],
   tool_coercion: [
     [
