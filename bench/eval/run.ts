@@ -8,7 +8,7 @@ import { evaluate, microsPerSample } from "./evaluate.js";
 import { guardSystem } from "./guard.js";
 import { loadCorpora } from "./load.js";
 import { loadPeers, PEER_NAMES } from "./peers/index.js";
-import { jailbreakSystems, loadProjectPrompts, PROJECT_PROMPTS } from "./project-prompts.js";
+import { loadProjectSet, PROJECT_SETS, systemsFor } from "./project-sets.js";
 import { type ReportInput, renderReport } from "./report.js";
 import { measureDetectors, measurePeers, triggerFreeSet } from "./throughput.js";
 
@@ -16,15 +16,16 @@ import { measureDetectors, measurePeers, triggerFreeSet } from "./throughput.js"
  * The evaluation harness: `npm run eval` (i.e. `tsx bench/eval/run.ts`). Loads every corpus in
  * bench/eval/corpora/ from the corpora root, runs Guard's built-in detectors and the peers from
  * npm (bench/eval/peers/) over every sample, scores them (bench/eval/score.ts), measures
- * throughput on trigger-free text (bench/eval/throughput.ts), runs the jailbreak detectors over
- * the prompts the project wrote (bench/eval/project-prompts.ts, reported apart) and writes EVAL.md at the
- * repository root (bench/eval/report.ts). Progress goes to stderr.
+ * throughput on trigger-free text (bench/eval/throughput.ts), runs the jailbreak and injection
+ * detectors over the prompts and documents the project wrote (bench/eval/project-sets.ts,
+ * reported apart) and writes EVAL.md at the repository root (bench/eval/report.ts). Progress
+ * goes to stderr.
  *
  * For quick iteration, each part can be narrowed; a narrowed run prints its report to stdout
  * and leaves EVAL.md alone, so EVAL.md always comes from a full run:
  *
  *   npm run eval -- --only aegish,gitleaks     corpora by name (or GUARD_EVAL_ONLY=aegish,gitleaks);
- *                                              `project-prompts` names the project's own prompts
+ *                                              `project-prompts`, `project-documents` name the project's own sets
  *   npm run eval -- --peers vard               peers by name, `none` for Guard alone (or GUARD_EVAL_PEERS)
  *   npm run eval -- --no-throughput            skip the trigger-free throughput measurement
  *
@@ -99,8 +100,10 @@ async function main(): Promise<void> {
   const { loaded, failures } = await loadCorpora({
     loadersDir: join(repoRoot, "bench", "eval", "corpora"),
     corporaRoot,
-    // The project's own prompts are not a corpus under the root (project-prompts.ts).
-    ...(options.only === undefined ? {} : { only: options.only.filter((name) => name !== PROJECT_PROMPTS) }),
+    // The project's own fixtures are not corpora under the root (project-sets.ts).
+    ...(options.only === undefined
+      ? {}
+      : { only: options.only.filter((name) => !PROJECT_SETS.some((set) => set.name === name)) }),
   });
   for (const f of failures) progress(`corpus failed: ${f}`);
   const peers = await loadPeers(options.peers);
@@ -115,12 +118,14 @@ async function main(): Promise<void> {
       ),
   });
 
-  let projectPrompts: ReportInput["projectPrompts"];
-  if (options.only === undefined || options.only.includes(PROJECT_PROMPTS)) {
-    const project = await loadProjectPrompts(repoRoot);
-    projectPrompts = { loaded: project, results: await evaluate(jailbreakSystems(systems), [project]) };
-    for (const r of projectPrompts.results)
-      progress(`${PROJECT_PROMPTS} / ${r.system.name}: ${r.score.negativesWithFindings} honest prompts flagged`);
+  const projectSets: NonNullable<ReportInput["projectSets"]>[number][] = [];
+  for (const set of PROJECT_SETS) {
+    if (options.only !== undefined && !options.only.includes(set.name)) continue;
+    const project = loadProjectSet(repoRoot, set);
+    const done = { project, results: await evaluate(systemsFor(systems, set), [project.loaded]) };
+    for (const r of done.results)
+      progress(`${set.name} / ${r.system.name}: ${r.score.negativesWithFindings} ${set.honestNoun} flagged`);
+    projectSets.push(done);
   }
 
   let triggerFree: ReportInput["triggerFree"];
@@ -148,7 +153,7 @@ async function main(): Promise<void> {
     failures,
     results,
     ...(triggerFree === undefined ? {} : { triggerFree }),
-    ...(projectPrompts === undefined ? {} : { projectPrompts }),
+    projectSets,
   });
   if (isFullRun(options)) {
     writeFileSync(join(repoRoot, "EVAL.md"), markdown);
