@@ -17,7 +17,7 @@
  * pattern, and the unit tests compare the prefiltered and the full scorer on every corpus text.
  */
 
-import { latinAddressTriggerClauses, latinTriggerClauses } from "./multilingual.js";
+import { latinAddressTriggerClauses, latinSayTriggerClauses, latinTriggerClauses } from "./multilingual.js";
 
 export type Clause = readonly string[];
 /** All clauses must hold. */
@@ -170,7 +170,12 @@ export const FAMILY_TRIGGERS: Readonly<Record<string, readonly Trigger[]>> = {
     [OVERRIDE_VERBS],
     [[" regardless of "]],
   ],
-  override_intl: [latinTriggerClauses(), latinAddressTriggerClauses(), [[SCRIPT_FLAG]]],
+  override_intl: [
+    latinTriggerClauses(),
+    latinAddressTriggerClauses(),
+    latinSayTriggerClauses(),
+    [[SCRIPT_FLAG]],
+  ],
   prompt_leak: [
     [
       [
