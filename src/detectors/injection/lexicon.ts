@@ -423,8 +423,14 @@ export const FAMILIES: readonly Family[] = [
       re(
         `\\b(?:when|if|after|once|as soon as|while) (?:you|the ${AI_NOUN}) (?:${gap(1)})?(?:read|reads|see|sees|process|processes|parse|parses|summari[sz]e|summari[sz]es|encounter|encounters|find|finds|analy[sz]e|analy[sz]es|reading|processing) (?:this|these|the following|the above|it)\\b`,
       ),
+      // A design document says what its assistant should do ("the chatbot should answer in
+      // English", "the assistant must respond within 2 seconds"); a planted instruction changes
+      // it now, or asks for what no design asks of it.
       re(
-        `\\b(?:the |any )?${AI_NOUN} (?:must|should|shall|needs? to|is required to|has to|is instructed to) (?:now |instead |immediately |always |only |also )?(?:ignore|say|respond|reply|output|print|write|include|tell|call|send|execute|run|summari[sz]e|forward|delete|visit|open|follow|answer|state|recommend)\\b`,
+        `\\b(?:the |any )?${AI_NOUN} (?:must|should|shall|needs? to|is required to|has to|is instructed to) (?:now|instead|immediately|first|from now on) (?:ignore|say|respond|reply|output|print|write|include|tell|call|send|execute|run|summari[sz]e|forward|delete|visit|open|follow|answer|state|recommend)\\b`,
+      ),
+      re(
+        `\\b(?:the |any )?${AI_NOUN} (?:must|should|shall|needs? to|is required to|has to|is instructed to) (?:(?:also|always|only) )?(?:ignore|disregard|forget|forward|send|email|execute|visit|reveal|disclose|recommend|delete)\\b`,
       ),
       re(
         `\\bthis (?:message|text|document|note|instruction|email|page|section|comment) is (?:for|intended for|addressed to|meant for) (?:the |any |an )?${AI_NOUN}`,
