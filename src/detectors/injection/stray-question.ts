@@ -73,6 +73,9 @@ const FUNCTION_WORDS = new Set([
 
 const WORD = /[a-z][a-z'-]{3,24}/g;
 
+/** Content words the rest of the text needs before a question can be off its topic. */
+const MIN_CONTEXT_WORDS = 12;
+
 function contentWords(text: string): string[] {
   const words: string[] = [];
   for (const m of text.matchAll(WORD)) {
@@ -99,10 +102,17 @@ export function findStrayQuestions(text: string, units: readonly Unit[]): Unit[]
   if (candidates.length === 0) return [];
   // One count over the whole text; a word is shared when it occurs more often than in the unit.
   const total = countWords(text);
+  let words = 0;
+  for (const n of total.values()) words += n;
   const stray: Unit[] = [];
   for (const unit of candidates) {
     const own = countWords(text.slice(unit.start, unit.end));
     if (own.size < 2) continue;
+    // Off-topic needs a topic: a note of a line or two has too few words to tell a question
+    // that belongs to it ("Could you bring ice and cups instead?") from one that does not.
+    let ownWords = 0;
+    for (const n of own.values()) ownWords += n;
+    if (words - ownWords < MIN_CONTEXT_WORDS) continue;
     let shared = false;
     for (const [word, n] of own) if ((total.get(word) ?? 0) > n) shared = true;
     if (!shared) stray.push(unit);
