@@ -2,16 +2,21 @@
 
 const IPV4 = /(^|[^0-9.])[0-9]{1,3}\.[0-9]{1,3}\.[0-9]{1,3}\.[0-9]{1,3}([^0-9.]|$)/;
 
-/** Whether `arg` has the three dots and four digits an IPv4 address needs: most words with a dot end a sentence. */
+function isDigit(c: number): boolean {
+  return c >= 0x30 && c <= 0x39;
+}
+
+/**
+ * Whether `arg` has three dots with a digit on each side, as an IPv4 address does: most words
+ * with a dot end a sentence or name a file. It jumps from dot to dot rather than reading every
+ * character, since some words are long (a JSON document in quotes) and have few dots.
+ */
 function mayHoldIpv4(arg: string): boolean {
-  let dots = 0;
-  let digits = 0;
-  for (let k = 0; k < arg.length; k++) {
-    const c = arg.charCodeAt(k);
-    if (c === 0x2e) dots++;
-    else if (c >= 0x30 && c <= 0x39) digits++;
+  let flanked = 0;
+  for (let k = arg.indexOf("."); k !== -1; k = arg.indexOf(".", k + 1)) {
+    if (isDigit(arg.charCodeAt(k - 1)) && isDigit(arg.charCodeAt(k + 1)) && ++flanked === 3) return true;
   }
-  return dots >= 3 && digits >= 4;
+  return false;
 }
 
 function isRemoteAddress(arg: string): boolean {

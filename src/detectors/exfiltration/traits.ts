@@ -14,8 +14,17 @@ export const SendTrait = {
   socketRedirect: 2,
 } as const;
 
-/** The `WordFact`s of a word `isRemote` can take. */
-const HOST_CHARACTERS = WordFact.colon | WordFact.dot;
+/** The `WordFact`s of an IPv4 address, the one form `isRemote` knows without a colon. */
+const ADDRESS_CHARACTERS = WordFact.dot | WordFact.digit;
+
+/**
+ * Whether a word, or any of a command's words, with the `WordFact`s `facts` can be one
+ * `isRemote` takes. Most commands have no colon and no dot in any word, and most words with a
+ * dot have no digit (file names, the ends of sentences), which the facts tell without reading it.
+ */
+function mayBeRemote(facts: number): boolean {
+  return (facts & WordFact.colon) !== 0 || (facts & ADDRESS_CHARACTERS) === ADDRESS_CHARACTERS;
+}
 
 /** A `>` or `>>` redirection to bash's network pseudo-files. */
 export function socketRedirect(inv: Invocation): boolean {
@@ -27,11 +36,9 @@ export function socketRedirect(inv: Invocation): boolean {
 /** The `SendTrait`s of `inv`, as a bit set. */
 export function sendTraits(inv: Invocation): number {
   let traits = 0;
-  // Every form `isRemote` knows has a colon or a dot; most commands have neither in any word,
-  // which their facts tell without reading each argument.
-  if ((inv.facts & HOST_CHARACTERS) !== 0) {
+  if (mayBeRemote(inv.facts)) {
     for (const w of inv.argWords) {
-      if ((w.facts & HOST_CHARACTERS) !== 0 && isRemote(w.text)) {
+      if (mayBeRemote(w.facts) && isRemote(w.text)) {
         traits |= SendTrait.remoteArgument;
         break;
       }

@@ -25,8 +25,11 @@ import {
 } from "./transfers.js";
 import {
   codeUploads,
+  mountsRemote,
+  opensZshSocket,
   pipedSecrets,
   remoteMountCopies,
+  STARTING_PROGRAMS,
   servedByCode,
   zshSocketSend,
 } from "./whole-analysis.js";
@@ -43,6 +46,19 @@ import {
 
 /** The secret each command names, looked up at most once per analysis: the pipeline check asks again. */
 export type SecretCache = Map<Invocation, string | undefined>;
+
+/** What the upload checks share over one analysis. */
+interface UploadState {
+  readonly secrets: SecretCache;
+  /**
+   * Whether a command that the checks over the whole analysis start from was met, noted by the
+   * per-command checks: most analyses have none, and those checks, which read every command or
+   * pipeline, are then skipped.
+   */
+  remoteMount: boolean;
+  zshSocket: boolean;
+  networkSender: boolean;
+}
 
 function secretOf(inv: Invocation, cache: SecretCache): string | undefined {
   if (!cache.has(inv)) cache.set(inv, sensitiveIn(inv));
@@ -141,29 +157,42 @@ function otherProgramSend(inv: Invocation, cache: SecretCache): Hit | undefined 
   return socketRedirect(inv) ? rawSocketHit(inv) : undefined;
 }
 
-export const uploads = ruleModule<SecretCache>({
+/** Notes the commands that `remoteMountCopies` and `zshSocketSend` start from. */
+function noteStarts(inv: Invocation, state: UploadState): void {
+  if (mountsRemote(inv)) state.remoteMount = true;
+  if (opensZshSocket(inv)) state.zshSocket = true;
+}
+
+export const uploads = ruleModule<UploadState>({
   name: "uploads",
-  prepare: () => new Map(),
+  prepare: () => ({ secrets: new Map(), remoteMount: false, zshSocket: false, networkSender: false }),
   commands: [
     {
       programs: [...SENDING_PROGRAMS],
       namePrefixes: ["python"],
-      check: (inv, hits, cache) => pushHit(hits, programSend(inv, cache)),
+      check: (inv, hits, state) => {
+        // `pipedSecrets` needs a network sender, and every one is a sending program.
+        if (NETWORK_SENDERS.has(inv.name)) state.networkSender = true;
+        pushHit(hits, programSend(inv, state.secrets));
+      },
     },
     {
       programs: [],
       traits: [SendTrait.remoteArgument, SendTrait.socketRedirect],
-      check: (inv, hits, cache) => pushHit(hits, otherProgramSend(inv, cache)),
+      check: (inv, hits, state) => pushHit(hits, otherProgramSend(inv, state.secrets)),
     },
+    { programs: STARTING_PROGRAMS, check: (inv, _hits, state) => noteStarts(inv, state) },
   ],
-  after: (analysis, hits, cache) => {
-    append(hits, remoteMountCopies(analysis));
-    append(hits, zshSocketSend(analysis));
+  after: (analysis, hits, state) => {
+    if (state.remoteMount) append(hits, remoteMountCopies(analysis));
+    if (state.zshSocket) append(hits, zshSocketSend(analysis));
     append(hits, codeUploads(analysis));
-    append(
-      hits,
-      pipedSecrets(analysis, (inv) => secretOf(inv, cache)),
-    );
+    if (state.networkSender) {
+      append(
+        hits,
+        pipedSecrets(analysis, (inv) => secretOf(inv, state.secrets)),
+      );
+    }
     append(hits, servedByCode(analysis));
   },
 });

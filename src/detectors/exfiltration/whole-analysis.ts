@@ -23,12 +23,28 @@ function underMount(path: string, mounts: ReadonlySet<string>): boolean {
   return false;
 }
 
+/**
+ * Every program `mountsRemote` or `opensZshSocket` holds for, which the check noting them is
+ * declared on: the two checks below find nothing in an analysis without such a command.
+ */
+export const STARTING_PROGRAMS: readonly string[] = ["sshfs", "mount", "ztcp"];
+
+/** `sshfs host:dir mnt` or `mount -t fuse.sshfs ...`: what `remoteMountCopies` starts from. */
+export function mountsRemote(inv: Invocation): boolean {
+  return inv.name === "sshfs" || (inv.name === "mount" && inv.args.includes("fuse.sshfs"));
+}
+
+/** `ztcp host port`, a zsh socket opened: what `zshSocketSend` starts from. */
+export function opensZshSocket(inv: Invocation): boolean {
+  return inv.name === "ztcp" && !inv.args.includes("-l") && inv.args.length >= 2;
+}
+
 /** `sshfs host:dir mnt` then `cp f mnt/`: files copied into a remote mount leave the host. */
 export function remoteMountCopies(analysis: Analysis): Hit[] {
   const mounts = new Set<string>();
   const hits: Hit[] = [];
   for (const inv of analysis.invocations) {
-    if (inv.name === "sshfs" || (inv.name === "mount" && inv.args.includes("fuse.sshfs"))) {
+    if (mountsRemote(inv)) {
       const ops = operands(inv.args);
       if (ops.length >= 2 && isRemote(ops[0]!)) mounts.add(normalizePath(ops[1]!));
       continue;
@@ -54,9 +70,7 @@ export function remoteMountCopies(analysis: Analysis): Hit[] {
 
 /** zsh's `ztcp host port` with data written to the socket's descriptor (`>&$REPLY`). */
 export function zshSocketSend(analysis: Analysis): Hit[] {
-  const connect = analysis.invocations.find(
-    (m) => m.name === "ztcp" && !m.args.includes("-l") && m.args.length >= 2,
-  );
+  const connect = analysis.invocations.find(opensZshSocket);
   if (!connect) return [];
   const writer = analysis.invocations.find((m) =>
     m.redirects.some((r) => r.op === ">&" && r.target.text.startsWith("$")),

@@ -1,4 +1,5 @@
 import type { Analysis, Invocation } from "../shell/analyze.js";
+import { NameTable } from "../shell/name-table.js";
 import { WordFact } from "../shell/word-facts.js";
 import type { Hit } from "./types.js";
 
@@ -145,11 +146,27 @@ export interface DispatchTable {
   /** Every check, in module order then declaration order. */
   readonly declared: readonly Declared[];
   /** Checks for each program a check names, in that order. */
-  readonly byProgram: ReadonlyMap<string, ProgramChecks>;
+  readonly byProgram: NameTable<ProgramChecks>;
   /** Checks for a program nothing names: the ANY_PROGRAM checks and those asking for traits. */
   readonly otherPrograms: ProgramChecks;
   readonly namePrefixes: readonly string[];
+  /**
+   * Set at the first character code (modulo 128) of each of `namePrefixes`: most names start
+   * with none of them, and skip comparing.
+   */
+  readonly prefixInitials: Uint8Array;
   readonly traitsOf: TraitsOf;
+}
+
+/** Where `prefixInitials` marks names starting like `name`; the empty name shares slot 0. */
+function initial(name: string): number {
+  return name.charCodeAt(0) & 127;
+}
+
+function initials(prefixes: Iterable<string>): Uint8Array {
+  const marks = new Uint8Array(128);
+  for (const p of prefixes) marks[initial(p)] = 1;
+  return marks;
 }
 
 function entriesFor(declared: readonly Declared[], name: string | undefined): Entry[] {
@@ -182,13 +199,14 @@ export function dispatchTable(modules: readonly AnyModule[], traits: TraitsOf = 
     if (d.programs !== ANY_PROGRAM) for (const p of d.programs) names.add(p);
     for (const p of d.namePrefixes ?? []) namePrefixes.add(p);
   }
-  const byProgram = new Map<string, ProgramChecks>();
-  for (const name of names) byProgram.set(name, programChecks(entriesFor(declared, name)));
   return {
     declared,
-    byProgram,
+    byProgram: new NameTable(
+      [...names].map((name) => [name, programChecks(entriesFor(declared, name))] as const),
+    ),
     otherPrograms: programChecks(entriesFor(declared, undefined)),
     namePrefixes: [...namePrefixes],
+    prefixInitials: initials(namePrefixes),
     traitsOf: traits,
   };
 }
@@ -196,6 +214,7 @@ export function dispatchTable(modules: readonly AnyModule[], traits: TraitsOf = 
 function programChecksFor(table: DispatchTable, name: string): ProgramChecks {
   const listed = table.byProgram.get(name);
   if (listed !== undefined) return listed;
+  if (table.prefixInitials[initial(name)] === 0) return table.otherPrograms;
   // Family members (`python3.11`) are rare; their lists are made when met, not kept.
   for (const p of table.namePrefixes)
     if (name.startsWith(p)) return programChecks(entriesFor(table.declared, name));

@@ -1,6 +1,7 @@
 import { append } from "../append.js";
 import type { FunctionDef, Redirect, SimpleCommand, Word } from "./ast.js";
 import { extractCodeStrings } from "./code-strings.js";
+import { NameTable } from "./name-table.js";
 import { parseShell } from "./parser.js";
 import { WordFact } from "./word-facts.js";
 import { basename, NOT_WRAPPED, unwrap, WRAPPER_NAMES } from "./wrappers.js";
@@ -210,15 +211,70 @@ const NameRole = {
 const NOT_PROGRAM = NameRole.leadingReserved | NameRole.headerReserved | NameRole.wrapper;
 
 /** Every name of the sets above with its `NameRole` bits, derived from the sets themselves. */
-function nameRoles(sets: readonly (readonly [Iterable<string>, number])[]): ReadonlyMap<string, number> {
+function nameRoles(sets: readonly (readonly [Iterable<string>, number])[]): NameTable<number> {
   const roles = new Map<string, number>();
   for (const [names, role] of sets) for (const name of names) roles.set(name, (roles.get(name) ?? 0) | role);
-  return roles;
+  return new NameTable(roles);
 }
 
 /** Shared by the lists of commands that have none (no arguments, say): most commands' lists are short, some empty. */
 const NO_STRINGS: readonly string[] = [];
 const NO_WORDS: readonly Word[] = [];
+
+/**
+ * An `Invocation` whose word lists are made when first read. Text read as shell yields about
+ * 40 commands per kilobyte, most of them programs whose arguments neither the analysis nor any
+ * rule reads (words of prose, table rows), and making three arrays for each was much of the
+ * analysis's garbage.
+ */
+class CommandInvocation implements Invocation {
+  readonly facts: number;
+  readonly redirects: readonly Redirect[];
+  readonly start: number;
+  readonly end: number;
+  private argTexts: readonly string[] | undefined;
+  private argWordList: readonly Word[] | undefined;
+
+  constructor(
+    command: SimpleCommand,
+    /** The command's words from the first that is not a reserved word. */
+    private readonly source: readonly Word[],
+    /** Index in `source` of the program. */
+    private readonly at: number,
+    /** The texts of `source`, when already made. */
+    private texts: readonly string[] | undefined,
+    readonly name: string,
+    readonly program: string,
+    readonly assignments: readonly string[],
+    readonly elevated: boolean,
+    readonly position: number,
+    readonly pipelineSize: number,
+    readonly pipeline: number,
+    readonly nesting: number,
+  ) {
+    this.facts = factsOfAll(source);
+    this.redirects = command.redirects;
+    this.start = command.start;
+    this.end = command.end;
+  }
+
+  get words(): readonly string[] {
+    if (this.texts === undefined) this.texts = wordTexts(this.source);
+    return this.texts;
+  }
+
+  get args(): readonly string[] {
+    if (this.argTexts === undefined)
+      this.argTexts = this.at + 1 < this.source.length ? this.words.slice(this.at + 1) : NO_STRINGS;
+    return this.argTexts;
+  }
+
+  get argWords(): readonly Word[] {
+    if (this.argWordList === undefined)
+      this.argWordList = this.at + 1 < this.source.length ? this.source.slice(this.at + 1) : NO_WORDS;
+    return this.argWordList;
+  }
+}
 
 class Analyzer {
   readonly invocations: Invocation[] = [];
@@ -299,35 +355,34 @@ class Analyzer {
     const plain =
       first === undefined || ((roles & NOT_PROGRAM) === 0 && (first.facts & WordFact.slash) === 0);
     const words = plain ? command.words : withoutReservedWords(command.words);
-    const texts = wordTexts(words);
-    const unwrapped = plain ? NOT_WRAPPED : unwrap(texts);
+    // Only wrappers need the texts now; a plain command's are made if a rule reads them.
+    const texts = plain ? undefined : wordTexts(words);
+    const unwrapped = texts === undefined ? NOT_WRAPPED : unwrap(texts);
     const assignments =
       command.assignments.length === 0 && unwrapped.assignments.length === 0
         ? NO_STRINGS
-        : [...command.assignments.map((w) => w.text), ...unwrapped.assignments.map((k) => texts[k] ?? "")];
+        : [...command.assignments.map((w) => w.text), ...unwrapped.assignments.map((k) => texts?.[k] ?? "")];
     const at = unwrapped.index;
-    const program = texts[at] ?? "";
+    const programWord = words[at];
+    const program = programWord?.text ?? "";
     // Most programs are named without a directory, and then the name is the word as it stands.
-    const programFacts = at < words.length ? words[at]!.facts : 0;
-    const name = (programFacts & WordFact.slash) === 0 ? program : basename(program);
+    const name =
+      programWord === undefined || (programWord.facts & WordFact.slash) === 0 ? program : basename(program);
     if (!plain) roles = rolesOf(name);
-    const invocation: Invocation = {
+    const invocation = new CommandInvocation(
+      command,
+      words,
+      at,
+      texts,
       name,
-      words: texts,
-      facts: factsOfAll(words),
       program,
-      args: at + 1 < texts.length ? texts.slice(at + 1) : NO_STRINGS,
-      argWords: at + 1 < words.length ? words.slice(at + 1) : NO_WORDS,
       assignments,
-      redirects: command.redirects,
-      elevated: unwrapped.elevated,
+      unwrapped.elevated,
       position,
-      pipelineSize: size,
+      size,
       pipeline,
       nesting,
-      start: command.start,
-      end: command.end,
-    };
+    );
     out.push(invocation);
     this.noteSession(invocation, roles);
     this.nested(invocation, nesting, roles);
@@ -342,13 +397,21 @@ class Analyzer {
         const innerWrapped = unwrap(inner);
         const innerProgram = inner[innerWrapped.index] ?? "";
         const execInvocation: Invocation = {
-          ...invocation,
           name: basename(innerProgram),
+          words: invocation.words,
+          facts: invocation.facts,
           program: innerProgram,
           args: inner.slice(innerWrapped.index + 1),
           argWords: invocation.argWords.slice(k + 2 + innerWrapped.index, end),
+          assignments: invocation.assignments,
           redirects: [],
           elevated: invocation.elevated || innerWrapped.elevated,
+          position,
+          pipelineSize: size,
+          pipeline,
+          nesting,
+          start: invocation.start,
+          end: invocation.end,
         };
         out.push(execInvocation);
         const execRoles = rolesOf(execInvocation.name);

@@ -14,6 +14,8 @@ export const WordFact = {
    * word's text and holds one, so a command whose words have neither has no substitution.
    */
   substitutionMark: 16,
+  /** A decimal digit: an IPv4 address has four, most words with a dot (prose, file names) none. */
+  digit: 32,
 } as const;
 
 const CHARACTERS: readonly (readonly [string, number])[] = [
@@ -23,6 +25,7 @@ const CHARACTERS: readonly (readonly [string, number])[] = [
   [".", WordFact.dot],
   ["(", WordFact.substitutionMark],
   ["`", WordFact.substitutionMark],
+  ...[..."0123456789"].map((d) => [d, WordFact.digit] as const),
 ];
 
 /** The facts of `extra` characters and of the characters above: a lookup table over ASCII. */
