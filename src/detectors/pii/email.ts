@@ -65,6 +65,16 @@ function isUrlUserinfo(text: string, colon: number): boolean {
   return text.slice(i, colon).includes("://");
 }
 
+/**
+ * True when the address ending at `end` is followed by `:` and a path, as a login and host are
+ * in `scp f deploy@web1.example.com:/srv/`, `rsync ... user@host:dir` and
+ * `git@github.com:acme/app.git`: a machine account, not a mailbox. Prose puts a space (or
+ * nothing) after a colon that ends a sentence's address.
+ */
+function isRemoteTarget(text: string, end: number): boolean {
+  return text.charCodeAt(end) === 0x3a && end + 1 < text.length && !WHITESPACE.test(text.charAt(end + 1));
+}
+
 /** Finds email addresses; offsets are UTF-16 indexes into `text`. */
 export function findEmails(text: string): Detection[] {
   const found: Detection[] = [];
@@ -82,7 +92,7 @@ export function findEmails(text: string): Detection[] {
     while (end > at + 1 && (text.charCodeAt(end - 1) === 0x2e || text.charCodeAt(end - 1) === 0x2d)) end--;
     // `scheme://user:password@host`: the "local part" is a URL password, not a mailbox.
     const inUrlUserinfo = text.charCodeAt(start - 1) === 0x3a && isUrlUserinfo(text, start - 1);
-    const local = inUrlUserinfo ? "" : text.slice(start, at);
+    const local = inUrlUserinfo || isRemoteTarget(text, end) ? "" : text.slice(start, at);
     const domain = text.slice(at + 1, end);
     if (local.length > 0 && !local.endsWith(".") && !local.includes("..") && validDomain(domain)) {
       const value = text.slice(start, end);

@@ -71,7 +71,7 @@ export function findPii(text: string): Detection[] {
 
 export const piiDetector: Detector = {
   name: "pii",
-  version: "3",
+  version: "4",
   categories: [
     "privacy.pii.email",
     "privacy.pii.phone",

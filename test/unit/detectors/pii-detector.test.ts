@@ -21,6 +21,22 @@ describe("pii detector", () => {
     expect(findPii("postgres://app:hunter2@db.example.com/x").map((d) => d.category)).toEqual([]);
   });
 
+  it("does not report a login at a host before its remote path (scp, rsync, git over SSH) as an email", () => {
+    for (const text of [
+      "git clone git@github.com:acme/app.git",
+      "scp backup.tgz deploy@build.example.com:/backups/",
+      "rsync -avz ./site/ deploy@web1.example.com:~/www/",
+    ])
+      expect(
+        findPii(text).map((d) => d.category),
+        text,
+      ).toEqual([]);
+    // A colon that ends the sentence's address is still an email's.
+    expect(findPii("Write to ops@example.com: we answer within a day.").map((d) => d.category)).toEqual([
+      "privacy.pii.email",
+    ]);
+  });
+
   it("lets the checksummed kind win overlaps", () => {
     expect(findPii("4111-1111-1111-1111").map((d) => d.category)).toEqual(["privacy.pii.payment_card"]);
   });
