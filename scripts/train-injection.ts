@@ -10,6 +10,7 @@ import presidio from "../bench/eval/corpora/presidio.js";
 import purplellama from "../bench/eval/corpora/purplellama.js";
 import secretlint from "../bench/eval/corpora/secretlint.js";
 import type { Corpus } from "../bench/eval/corpus.js";
+import { readFixtureTexts } from "../bench/eval/fixture-texts.js";
 import { HONEST_DOCUMENTS_CORPUS, HONEST_ROLES_CORPUS, isTrainingId } from "../bench/eval/training-split.js";
 import {
   extractFeatures,
@@ -86,13 +87,9 @@ interface JailbreakExample extends Example {
 /** Deterministic PRNG (the corpus generator's mulberry32). */
 const random = seededUniform;
 
-/** The texts of a project fixture (one a line, `#` comments, `\n` for a line break), test/fixtures/... */
+/** The texts of a project fixture under test/fixtures/. */
 function fixtureTexts(repoRoot: string, ...path: string[]): string[] {
-  return readFileSync(join(repoRoot, "test", "fixtures", ...path), "utf8")
-    .split("\n")
-    .map((line) => line.trim())
-    .filter((line) => line !== "" && !line.startsWith("#"))
-    .map((line) => line.replaceAll("\\n", "\n"));
+  return readFixtureTexts(join(repoRoot, "test", "fixtures", ...path));
 }
 
 /**

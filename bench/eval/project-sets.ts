@@ -1,7 +1,7 @@
-import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { Channel } from "../../gen/guard/v1/types_pb.js";
 import type { LabelledSample, LoadedCorpus } from "./corpus.js";
+import { readFixtureTexts } from "./fixture-texts.js";
 import { covers, type System } from "./system.js";
 import { HONEST_DOCUMENTS_CORPUS, HONEST_ROLES_CORPUS, isTrainingId } from "./training-split.js";
 
@@ -74,15 +74,6 @@ export const PROJECT_SETS: readonly ProjectSet[] = [
   },
 ];
 
-/** One text a line, `\n` for a line break, `#` comments and blank lines skipped (the fixtures' own format). */
-function texts(path: string): string[] {
-  return readFileSync(path, "utf8")
-    .split("\n")
-    .map((line) => line.trim())
-    .filter((line) => line.length > 0 && !line.startsWith("#"))
-    .map((line) => line.replaceAll("\\n", "\n"));
-}
-
 /** A set loaded: its samples (honest benign, hostile positive), and the ids of the honest ones no model trained on. */
 export interface LoadedProjectSet {
   readonly set: ProjectSet;
@@ -94,12 +85,12 @@ export function loadProjectSet(repoRoot: string, set: ProjectSet): LoadedProject
   const dir = join(repoRoot, "test", "fixtures", set.folder);
   const heldOutHonest = new Set<string>();
   const samples: LabelledSample[] = [];
-  texts(join(dir, set.honestFile)).forEach((text, i) => {
+  readFixtureTexts(join(dir, set.honestFile)).forEach((text, i) => {
     const id = `${set.honestFile}#${i + 1}`;
     samples.push({ id, text, channel: set.channel, expected: [] });
     if (!isTrainingId(set.trainingCorpus, text)) heldOutHonest.add(id);
   });
-  texts(join(dir, set.hostileFile)).forEach((text, i) => {
+  readFixtureTexts(join(dir, set.hostileFile)).forEach((text, i) => {
     samples.push({ id: `${set.hostileFile}#${i + 1}`, text, channel: set.channel, expected: [set.category] });
   });
   return {

@@ -1,6 +1,6 @@
-import { readFileSync } from "node:fs";
 import { resolve } from "node:path";
 import { describe, expect, it } from "vitest";
+import { readFixtureTexts } from "../../../bench/eval/fixture-texts.js";
 import { Severity } from "../../../gen/guard/v1/types_pb.js";
 import { judge } from "../../../src/detectors/injection/index.js";
 
@@ -12,13 +12,8 @@ import { judge } from "../../../src/detectors/injection/index.js";
  * cost there; test/fixtures/documents/ holds both, written for the project.
  */
 
-/** Texts of a fixture file: one a line, `\n` for a line break, without `#` comments and blank lines. */
 function fixture(name: string): string[] {
-  return readFileSync(resolve(import.meta.dirname, "../../fixtures/documents", name), "utf8")
-    .split("\n")
-    .map((line) => line.trim())
-    .filter((line) => line !== "" && !line.startsWith("#"))
-    .map((line) => line.replaceAll("\\n", "\n"));
+  return readFixtureTexts(resolve(import.meta.dirname, "../../fixtures/documents", name));
 }
 
 const HONEST_DOCUMENTS = fixture("honest-documents.txt");

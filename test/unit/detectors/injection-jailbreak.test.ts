@@ -1,7 +1,8 @@
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync } from "node:fs";
 import { resolve } from "node:path";
 import { describe, expect, it } from "vitest";
 import garak from "../../../bench/eval/corpora/garak.js";
+import { readFixtureTexts } from "../../../bench/eval/fixture-texts.js";
 import { Severity } from "../../../gen/guard/v1/types_pb.js";
 import { jailbreakProbability } from "../../../src/detectors/injection/classifier.js";
 import { judge } from "../../../src/detectors/injection/index.js";
@@ -57,12 +58,8 @@ const HONEST_DEVICE_USES = [
   "Our game: you lose 5 tokens for every wrong guess and win 10 for every right one.",
 ];
 
-/** Prompts of a fixture file: one a line, without `#` comments and blank lines. */
 function fixture(name: string): string[] {
-  return readFileSync(resolve(import.meta.dirname, "../../fixtures/prompts", name), "utf8")
-    .split("\n")
-    .map((line) => line.trim())
-    .filter((line) => line !== "" && !line.startsWith("#"));
+  return readFixtureTexts(resolve(import.meta.dirname, "../../fixtures/prompts", name));
 }
 
 /** The project's honest role, persona and format prompts (both halves of the trainer's split). */
