@@ -101,7 +101,7 @@ const OUTPUT_NOUN_WIDE =
 
 /** What asks for a text to be shown, in the prompt-extraction family. */
 const LEAK_VERB =
-  "(?:reveal|print|show|display|output|repeat|recite|tell|give|share|leak|dump|list|write|spell|provide|return|send|encode|translate|paste|copy|expose|disclose|summari[sz]e|echo|see|view|read|what (?:are|were|is|was))";
+  "(?:reveal|print|show|display|output|repeat|recite|tell|give|share|leak|dump|list|write|spell|provide|return|send|encode|translate|paste|copy|expose|disclose|summari[sz]e|echo|see|view|read|what (?:are|were|is|was)|what's|whats)";
 
 /** Anchors of the override families: the override verbs, "ignor*" covering "ignoring". */
 const OVERRIDE_ANCHORS: readonly string[] = [
@@ -277,6 +277,8 @@ export const FAMILIES: readonly Family[] = [
       "summari*",
       "echo",
       "what",
+      "what's",
+      "whats",
       "continue",
       "complete",
       "console",
