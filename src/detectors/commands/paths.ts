@@ -321,17 +321,7 @@ export function pathTokens(raw: string): string[] {
   const out: string[] = [];
   let start = -1;
   for (let k = 0; k <= text.length; k++) {
-    const c = k < text.length ? text.charCodeAt(k) : 0;
-    const pathChar =
-      (c >= 0x61 && c <= 0x7a) ||
-      (c >= 0x41 && c <= 0x5a) ||
-      (c >= 0x30 && c <= 0x39) ||
-      c === 0x2f ||
-      c === 0x2e ||
-      c === 0x5f ||
-      c === 0x2d ||
-      c === 0x7e ||
-      c === 0x24;
+    const pathChar = k < text.length && isPathChar(text.charCodeAt(k));
     if (pathChar && start === -1) start = k;
     else if (!pathChar && start !== -1) {
       const token = text.slice(start, k);
@@ -340,4 +330,30 @@ export function pathTokens(raw: string): string[] {
     }
   }
   return out;
+}
+
+/** Letters, digits and `/._-~$`: the characters of a path token. */
+function isPathChar(c: number): boolean {
+  return (
+    (c >= 0x61 && c <= 0x7a) ||
+    (c >= 0x41 && c <= 0x5a) ||
+    (c >= 0x30 && c <= 0x39) ||
+    c === 0x2f ||
+    c === 0x2e ||
+    c === 0x5f ||
+    c === 0x2d ||
+    c === 0x7e ||
+    c === 0x24
+  );
+}
+
+/**
+ * Whether `pathTokens(raw)` is `[raw]`: a word with a slash and nothing but path characters
+ * (`/api/v1/users`, the usual word with a slash). Rules that judge such a word whole pass over
+ * its tokens, and this answers without making them.
+ */
+export function isOnePathToken(raw: string): boolean {
+  if (!raw.includes("/")) return false;
+  for (let k = 0; k < raw.length; k++) if (!isPathChar(raw.charCodeAt(k))) return false;
+  return true;
 }

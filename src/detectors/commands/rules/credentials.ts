@@ -1,9 +1,9 @@
 import { Severity } from "../../../../gen/guard/v1/types_pb.js";
 import { append } from "../append.js";
-import { normalizePath, pathTokens, secretKind } from "../paths.js";
+import { isOnePathToken, normalizePath, pathTokens, secretKind } from "../paths.js";
 import type { Analysis, Invocation } from "../shell/analyze.js";
-import { WordFact } from "../shell/word-facts.js";
-import { ANY_PROGRAM, ruleModule } from "./dispatch.js";
+import { factsOf, WordFact } from "../shell/word-facts.js";
+import { ANY_PROGRAM, ruleModule, Trait } from "./dispatch.js";
 import { type Hit, hitOn, NETWORK_SENDERS, operands, pushHit } from "./types.js";
 
 /**
@@ -97,12 +97,58 @@ const METADATA_ONLY: ReadonlySet<string> = new Set([
 const READ_API =
   /open\(|read|ReadFile|file_get_contents|readFileSync|io\.open|IO\.read|FileReader|slurp|cat |copy|cp\(/i;
 
-const DUMP_TOOLS =
-  /^(mimikatz(\.exe)?|pypykatz|secretsdump(\.py)?|lazagne(\.py|\.exe)?|procdump(64)?(\.exe)?|unshadow|gsecdump|wce(\.exe)?|pwdump[0-9]?|mimipenguin(\.sh|\.py)?|linpeas\.sh|laZagne)$/i;
-const DUMP_WORDS =
-  /sekurlsa|lsadump|logonpasswords|lsass|hklm\\sam|hklm\\security|hklm\\system|dump-keychain/i;
-/** The length of the shortest of DUMP_WORDS (`lsass`): shorter arguments are spared the search. */
-const SHORTEST_DUMP_WORD = 5;
+/** Dumping tools' names as patterns, each starting with a letter (matched regardless of case). */
+const DUMP_TOOL_NAMES = [
+  "mimikatz(\\.exe)?",
+  "pypykatz",
+  "secretsdump(\\.py)?",
+  "lazagne(\\.py|\\.exe)?",
+  "procdump(64)?(\\.exe)?",
+  "unshadow",
+  "gsecdump",
+  "wce(\\.exe)?",
+  "pwdump[0-9]?",
+  "mimipenguin(\\.sh|\\.py)?",
+  "linpeas\\.sh",
+  "laZagne",
+];
+const DUMP_TOOLS = new RegExp(`^(${DUMP_TOOL_NAMES.join("|")})$`, "i");
+
+/** The bit that makes an ASCII capital its small letter (and leaves small letters alone). */
+const LOWER_CASE = 0x20;
+
+/** Set at the small-letter initial of each of DUMP_TOOL_NAMES. */
+const DUMP_TOOL_INITIALS = new Uint8Array(128);
+for (const name of DUMP_TOOL_NAMES) DUMP_TOOL_INITIALS[name.charCodeAt(0) | LOWER_CASE] = 1;
+
+/**
+ * Whether `name` is one of DUMP_TOOLS. Every command's name is asked, and most start with a
+ * letter no tool starts with: they are spared running the expression, which without the `u`
+ * flag matches a letter only by itself or its ASCII capital.
+ */
+function isDumpTool(name: string): boolean {
+  const initial = name.charCodeAt(0) | LOWER_CASE;
+  return initial < 128 && DUMP_TOOL_INITIALS[initial] === 1 && DUMP_TOOLS.test(name);
+}
+
+/** Verbs of dumping tools (mimikatz's `sekurlsa::logonpasswords`) that any command's arguments may hold. */
+const DUMP_VERBS = [
+  "sekurlsa",
+  "lsadump",
+  "logonpasswords",
+  "lsass",
+  "hklm\\sam",
+  "hklm\\security",
+  "hklm\\system",
+  "dump-keychain",
+];
+const DUMP_WORDS = new RegExp(DUMP_VERBS.map((v) => v.replaceAll("\\", "\\\\")).join("|"), "i");
+/** The length of the shortest of DUMP_VERBS (`lsass`): shorter arguments are spared the search. */
+const SHORTEST_DUMP_WORD = Math.min(...DUMP_VERBS.map((v) => v.length));
+// Arguments without the fact are spared the search too, which needs every verb to have it.
+for (const verb of DUMP_VERBS)
+  if ((factsOf(verb) & WordFact.dumpVerbLetter) === 0)
+    throw new Error(`dump verb without an l or a k: ${verb}`);
 
 /** What every bare key file name `secretKind` knows (`id_rsa`, `ssh_host_rsa_key`) contains. */
 const KEY_NAME = /id_|ssh_host_/i;
@@ -180,9 +226,8 @@ function wordTokenSecret(inv: Invocation, reads: boolean): Hit | undefined {
   for (let k = 0; k < inv.words.length; k++) {
     const w = inv.words[k]!;
     if (!w.includes("/")) continue;
-    const tokens = pathTokens(w);
-    if (tokens.length === 1 && tokens[0] === w && judgedWhole(inv, k)) continue;
-    for (const t of tokens) {
+    if (isOnePathToken(w) && judgedWhole(inv, k)) continue;
+    for (const t of pathTokens(w)) {
       const hit = judgeSecret(inv, reads, t);
       if (hit !== undefined) return hit;
     }
@@ -242,13 +287,22 @@ function memoryDump(inv: Invocation): Hit | undefined {
     : undefined;
 }
 
-function mentionsDumpWords(args: readonly string[]): boolean {
-  for (const a of args) if (a.length >= SHORTEST_DUMP_WORD && DUMP_WORDS.test(a)) return true;
+/** Whether an argument names a dumping verb; read from `argWords`, which spares every command the texts of its words. */
+function mentionsDumpWords(inv: Invocation): boolean {
+  if ((inv.facts & WordFact.dumpVerbLetter) === 0) return false;
+  for (const w of inv.argWords) {
+    if (
+      (w.facts & WordFact.dumpVerbLetter) !== 0 &&
+      w.text.length >= SHORTEST_DUMP_WORD &&
+      DUMP_WORDS.test(w.text)
+    )
+      return true;
+  }
   return false;
 }
 
 function dumpTools(inv: Invocation): Hit | undefined {
-  if (DUMP_TOOLS.test(inv.name) || mentionsDumpWords(inv.args)) {
+  if (isDumpTool(inv.name) || mentionsDumpWords(inv)) {
     return hitOn(inv, "dump-tool", Severity.HIGH, 0.9, "runs a credential dumping tool");
   }
   if (
@@ -308,8 +362,13 @@ export const credentialPatterns: readonly RegExp[] = [READ_API, DUMP_TOOLS, DUMP
 export const credentials = ruleModule({
   name: "credentials",
   commands: [
-    // System hash files count whatever program touches them.
-    { programs: ANY_PROGRAM, check: (inv, hits) => pushHit(hits, secretAccessHit(inv)) },
+    // System hash files count whatever program touches them. A command can name a secret only
+    // in a word with a slash or an underscore, an assignment or a redirection (see `mayNameSecret`).
+    {
+      programs: [],
+      traits: [Trait.slash, Trait.underscore, Trait.assignment, Trait.redirect],
+      check: (inv, hits) => pushHit(hits, secretAccessHit(inv)),
+    },
     // Dumping tools go by many names and their verbs show in any command's arguments.
     { programs: ANY_PROGRAM, check: (inv, hits) => pushHit(hits, dumpTools(inv)) },
     { programs: ["getent"], check: (inv, hits) => pushHit(hits, shadowDatabase(inv)) },

@@ -33,6 +33,8 @@ export const Trait = {
   elevated: 8,
   /** Some argument holds a command substitution. */
   substitution: 16,
+  /** Some word holds a `_` (key file names such as `id_rsa` do). */
+  underscore: 32,
 } as const;
 export type Trait = (typeof Trait)[keyof typeof Trait];
 
@@ -49,6 +51,7 @@ export function traitsOf(inv: Invocation): number {
   if (inv.redirects.length > 0) traits |= Trait.redirect;
   if (inv.assignments.length > 0) traits |= Trait.assignment;
   if (inv.elevated) traits |= Trait.elevated;
+  if ((inv.facts & WordFact.underscore) !== 0) traits |= Trait.underscore;
   if ((inv.facts & WordFact.slash) !== 0) traits |= Trait.slash;
   else for (const r of inv.redirects) if ((r.target.facts & WordFact.slash) !== 0) traits |= Trait.slash;
   // Most commands have no substitution anywhere, which their words' facts tell without reading each word.

@@ -1,6 +1,7 @@
 import { Severity } from "../../../../gen/guard/v1/types_pb.js";
 import { type Analysis, type Invocation, isShell, SHELLS, shellCommandString } from "../shell/analyze.js";
 import type { Pipeline } from "../shell/ast.js";
+import { NameSet } from "../shell/name-table.js";
 import { basename } from "../shell/wrappers.js";
 import { ruleModule, Trait } from "./dispatch.js";
 import { type Hit, hitOn, operands, optionValue, pushHit, redirectWrites } from "./types.js";
@@ -12,16 +13,7 @@ import { type Hit, hitOn, operands, optionValue, pushHit, redirectWrites } from 
  * end does. Decoding into a shell (`base64 -d | sh`) is reported too, since it hides the script.
  */
 
-const FETCHERS: ReadonlySet<string> = new Set([
-  "curl",
-  "wget",
-  "fetch",
-  "lwp-request",
-  "GET",
-  "http",
-  "xh",
-  "aria2c",
-]);
+const FETCHERS = new NameSet(["curl", "wget", "fetch", "lwp-request", "GET", "http", "xh", "aria2c"]);
 const INTERPRETERS: ReadonlySet<string> = new Set([
   "perl",
   "ruby",
@@ -36,7 +28,7 @@ const INTERPRETERS: ReadonlySet<string> = new Set([
 function isInterpreter(name: string): boolean {
   return INTERPRETERS.has(name) || (name.startsWith("python") && /^python[0-9.]*$/.test(name));
 }
-const DECODERS: ReadonlySet<string> = new Set(["base64", "base32", "xxd", "openssl", "uudecode", "rev"]);
+const DECODERS = new NameSet(["base64", "base32", "xxd", "openssl", "uudecode", "rev"]);
 
 function isFetcher(inv: Invocation): boolean {
   return FETCHERS.has(inv.name);

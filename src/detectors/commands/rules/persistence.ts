@@ -1,6 +1,12 @@
 import { Severity } from "../../../../gen/guard/v1/types_pb.js";
 import { append } from "../append.js";
-import { normalizePath, type PersistenceKind, pathTokens, persistenceKind } from "../paths.js";
+import {
+  isOnePathToken,
+  normalizePath,
+  type PersistenceKind,
+  pathTokens,
+  persistenceKind,
+} from "../paths.js";
 import type { Analysis, Invocation } from "../shell/analyze.js";
 import { WordFact } from "../shell/word-facts.js";
 import { ruleModule, Trait } from "./dispatch.js";
@@ -174,9 +180,8 @@ function namedPaths(inv: Invocation): string[] {
     // one token and no option was named whole as an operand above, and would judge the same.
     for (const w of inv.argWords) {
       if ((w.facts & WordFact.slash) === 0) continue;
-      const tokens = pathTokens(w.text);
-      if (tokens.length === 1 && tokens[0] === w.text && !w.text.startsWith("-")) continue;
-      append(out, tokens);
+      if (isOnePathToken(w.text) && !w.text.startsWith("-")) continue;
+      append(out, pathTokens(w.text));
     }
   }
   return out;
@@ -185,7 +190,10 @@ function namedPaths(inv: Invocation): string[] {
 /** The first persistence location the command names, whatever its program: writes hide behind many options. */
 function persistenceWrite(inv: Invocation): Hit | undefined {
   // Every persistence path has a slash, and each path named is a word, part of one or a redirection target.
-  if ((inv.facts & WordFact.slash) === 0 && !inv.redirects.some((r) => (r.target.facts & WordFact.slash) !== 0))
+  if (
+    (inv.facts & WordFact.slash) === 0 &&
+    !inv.redirects.some((r) => (r.target.facts & WordFact.slash) !== 0)
+  )
     return undefined;
   for (const path of namedPaths(inv)) {
     const kind = persistenceKind(path);

@@ -1,6 +1,7 @@
 import { Severity } from "../../../../gen/guard/v1/types_pb.js";
 import { append } from "../append.js";
 import { type Analysis, type Invocation, isShell } from "../shell/analyze.js";
+import { NameSet } from "../shell/name-table.js";
 import { ruleModule, Trait } from "./dispatch.js";
 import { type Hit, hitOn, operands, pushHit } from "./types.js";
 
@@ -11,7 +12,7 @@ import { type Hit, hitOn, operands, pushHit } from "./types.js";
  * and hand it to a shell.
  */
 
-const NET_CLIENTS: ReadonlySet<string> = new Set([
+const NET_CLIENTS = new NameSet([
   "nc",
   "ncat",
   "netcat",

@@ -1,5 +1,6 @@
 import type { Severity } from "../../../../gen/guard/v1/types_pb.js";
 import type { Invocation } from "../shell/analyze.js";
+import { NameSet } from "../shell/name-table.js";
 
 /**
  * One rule's verdict on one command. Severity says how bad the command is if it runs
@@ -107,7 +108,7 @@ export const READ_ONLY: ReadonlySet<string> = new Set([
 ]);
 
 /** Clients that open a bare socket and pass bytes through: the netcat family, socat, telnet. */
-export const RAW_SOCKET_CLIENTS: ReadonlySet<string> = new Set([
+export const RAW_SOCKET_CLIENTS = new NameSet([
   "nc",
   "ncat",
   "netcat",
@@ -118,7 +119,7 @@ export const RAW_SOCKET_CLIENTS: ReadonlySet<string> = new Set([
   "cryptcat",
 ]);
 
-export const NETWORK_SENDERS: ReadonlySet<string> = new Set([
+export const NETWORK_SENDERS = new NameSet([
   "curl",
   "wget",
   ...RAW_SOCKET_CLIENTS,

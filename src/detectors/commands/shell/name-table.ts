@@ -34,3 +34,26 @@ export class NameTable<V> {
     return this.filter[slot(name)] === 1 ? this.map.get(name) : undefined;
   }
 }
+
+/**
+ * A read-only set of program names with NameTable's filter, for the sets that rules ask about
+ * every command of a pipeline or analysis (`curl | sh` needs a fetcher, `nc ... | sh` a network
+ * client): almost every name met is in none, and the filter turns it away without hashing it.
+ */
+export class NameSet implements Iterable<string> {
+  private readonly names: readonly string[];
+  private readonly table: NameTable<true>;
+
+  constructor(names: Iterable<string>) {
+    this.names = [...new Set(names)];
+    this.table = new NameTable(this.names.map((name) => [name, true] as const));
+  }
+
+  has(name: string): boolean {
+    return this.table.get(name) === true;
+  }
+
+  [Symbol.iterator](): Iterator<string> {
+    return this.names[Symbol.iterator]();
+  }
+}

@@ -2,7 +2,8 @@
  * Characters a word holds, recorded as bits while the parser reads the word. Rules ask them
  * before anything costlier (a word without a slash names no path, one without a colon or a dot
  * no host), and text read as shell has about one word per ten bytes, so testing a bit instead
- * of scanning the word again for each question is much of what those rules cost.
+ * of scanning the word again for each question is much of what those rules cost. Bits stay
+ * below 0x80, which the parser's table keeps for itself (ENDS_RUN in parser.ts).
  */
 export const WordFact = {
   slash: 1,
@@ -16,6 +17,12 @@ export const WordFact = {
   substitutionMark: 16,
   /** A decimal digit: an IPv4 address has four, most words with a dot (prose, file names) none. */
   digit: 32,
+  /**
+   * An `l` or a `k`, small or capital: every credential-dumping verb the rules look for in any
+   * command's arguments (`lsass`, `sekurlsa`, `hklm\sam`, `dump-keychain`) has one, and two words
+   * in three have neither. The rules check their verbs against this when loaded.
+   */
+  dumpVerbLetter: 64,
 } as const;
 
 const CHARACTERS: readonly (readonly [string, number])[] = [
@@ -26,6 +33,7 @@ const CHARACTERS: readonly (readonly [string, number])[] = [
   ["(", WordFact.substitutionMark],
   ["`", WordFact.substitutionMark],
   ...[..."0123456789"].map((d) => [d, WordFact.digit] as const),
+  ...[..."lLkK"].map((c) => [c, WordFact.dumpVerbLetter] as const),
 ];
 
 /** The facts of `extra` characters and of the characters above: a lookup table over ASCII. */
