@@ -120,7 +120,7 @@ export function findMaliciousCommands(segment: SegmentView): Detection[] {
 
 export const commandsDetector: Detector = {
   name: "commands",
-  version: "2",
+  version: "3",
   categories: [MALICIOUS_COMMAND],
   channels: [Channel.TOOL_CALL_ARGUMENTS, Channel.PROSE],
   detect(segment) {

@@ -221,6 +221,9 @@ export function isSensitiveFile(raw: string): boolean {
   if (base === ".env" || (base.startsWith(".env.") && !/\.(example|sample|template|dist)$/.test(base)))
     return true;
   if (p === "/etc/passwd" || p === "~/.ssh/known_hosts" || p === "~/.ssh/config") return true;
+  // The public half of a key pair is made to be handed out (`ssh-copy-id`, `scp id_ed25519.pub
+  // host:`); only its private half, without the suffix, is a secret.
+  if (base.endsWith(".pub")) return false;
   if (base.endsWith(".pem") || base.endsWith(".key") || base.endsWith(".p12") || base.endsWith(".pfx"))
     return true;
   if (base.endsWith(".kdbx") || base === "credentials" || base === "secrets.json" || base === "secrets.yaml")

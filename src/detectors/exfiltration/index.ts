@@ -36,7 +36,7 @@ export function exfiltrationHits(analysis: Analysis): Hit[] {
 
 export const exfiltrationDetector: Detector = {
   name: "exfiltration",
-  version: "2",
+  version: "3",
   categories: [DATA_EXFILTRATION],
   channels: [Channel.TOOL_CALL_ARGUMENTS, Channel.PROSE],
   detect(segment) {

@@ -98,6 +98,19 @@ function rawSocketHit(inv: Invocation): Hit {
   return hitOn(inv, "raw-socket-send", Severity.MEDIUM, 0.65, "sends local data over a raw network socket");
 }
 
+/** Loopback addresses a server may be bound to: nothing it serves leaves the machine. */
+const LOOPBACK: ReadonlySet<string> = new Set(["127.0.0.1", "localhost", "::1"]);
+
+/**
+ * `python -m http.server --bind 127.0.0.1`, `php -S localhost:8000`: a preview server a developer
+ * (or an agent) starts for themselves. By default `http.server` listens on every interface.
+ */
+function servesLoopbackOnly(inv: Invocation): boolean {
+  const bind = optionValue(inv.args, ["-b", "--bind"]);
+  if (bind !== undefined) return LOOPBACK.has(bind);
+  return inv.args.some((a) => LOOPBACK.has(a.slice(0, a.lastIndexOf(":"))));
+}
+
 /** The verdict on a command of a program in SENDING_PROGRAMS; nothing for other programs. */
 function programSend(inv: Invocation, cache: SecretCache): Hit | undefined {
   if (!isSendingProgram(inv.name)) return undefined;
@@ -141,7 +154,10 @@ function programSend(inv: Invocation, cache: SecretCache): Hit | undefined {
     );
   }
   if (rawSocketSend(inv)) return rawSocketHit(inv);
-  if (fileServer(inv)) return hitOn(inv, "file-server", Severity.MEDIUM, 0.5, "serves local files over HTTP");
+  if (fileServer(inv))
+    return servesLoopbackOnly(inv)
+      ? hitOn(inv, "file-server", Severity.LOW, 0.3, "serves local files over HTTP to this machine only")
+      : hitOn(inv, "file-server", Severity.MEDIUM, 0.5, "serves local files over HTTP");
   return fileHit;
 }
 

@@ -81,7 +81,7 @@ export function findSecrets(text: string): Detection[] {
 
 export const secretsDetector: Detector = {
   name: "secrets",
-  version: "2",
+  version: "3",
   categories: ["security.secret_leak.*"],
   detect(segment) {
     return findSecrets(segment.text);

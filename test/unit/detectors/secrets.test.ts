@@ -161,6 +161,14 @@ const negatives: readonly { name: string; text: string }[] = [
   { name: "curl with variables", text: 'curl -u "${USER}:${PASS}" https://example.com' },
   { name: "curl user:pass", text: "curl --user user:pass http://127.0.0.1:5000/file" },
   { name: "base64 of prose", text: "ANY_KEY = ZHVtbXkgdGV4dCBkYXRhIGRhdGEgZGF0YQ==" },
+  {
+    name: "curl form field naming a key file",
+    text: "curl -F key=@~/.ssh/id_ed25519.pub https://api.example.com/keys",
+  },
+  {
+    name: "httpie field naming a file",
+    text: "http POST api.example.com/keys key=@/home/me/.ssh/deploy_key.pub",
+  },
 ];
 
 describe("secrets detector: negatives and placeholders", () => {

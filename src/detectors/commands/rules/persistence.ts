@@ -17,7 +17,11 @@ import { type Hit, hitOn, operands, pushHit, READ_ONLY } from "./types.js";
  * scripts, shell start-up files, SSH authorized keys, the dynamic-loader preload list. Any
  * program other than a pure reader that names such a path is treated as writing it, because
  * file writes hide behind many programs' options (`-o`, `--output`, `of=`, `--log-file`).
- * Appends to `~/.bashrc` are common in honest setup steps, so they weigh less.
+ * Appends to `~/.bashrc` are common in honest setup steps (a PATH, an alias, an editor), so
+ * they weigh less, and least when the lines are written out in the command itself: the analysis
+ * judges those lines as shell on their own (an appended `curl ... | sh` is a download-and-execute
+ * finding), so the append only says where they go. Except for the aliases and functions that
+ * shadow a command people trust with a password or root, the old trick for capturing both.
  */
 
 const READERS: ReadonlySet<string> = new Set([
@@ -187,6 +191,21 @@ function namedPaths(inv: Invocation): string[] {
   return out;
 }
 
+/** `alias sudo=...`, `sudo() { ...; }`: a start-up file's line that answers for a trusted command. */
+const SHADOWS_TRUSTED = /\b(?:sudo|su|doas|pkexec|ssh|passwd)(?:=|\s*\(\s*\))/;
+
+/** The lines a command writes out itself (echo's and printf's words, a here-document), judged as shell by the analysis. */
+function writtenLines(inv: Invocation): string | undefined {
+  if (inv.name === "echo" || inv.name === "printf") return inv.args.join(" ");
+  return inv.redirects.find((r) => r.body !== undefined && (r.op === "<<" || r.op === "<<-"))?.body;
+}
+
+/** Known lines appended to a shell start-up file: judged on their own, so only a weak signal here. */
+function judgedLinesAppended(inv: Invocation): boolean {
+  const lines = writtenLines(inv);
+  return lines !== undefined && !SHADOWS_TRUSTED.test(lines);
+}
+
 /** The first persistence location the command names, whatever its program: writes hide behind many options. */
 function persistenceWrite(inv: Invocation): Hit | undefined {
   // Every persistence path has a slash, and each path named is a word, part of one or a redirection target.
@@ -198,6 +217,8 @@ function persistenceWrite(inv: Invocation): Hit | undefined {
   for (const path of namedPaths(inv)) {
     const kind = persistenceKind(path);
     if (kind === undefined) continue;
+    if (kind === "shell-rc" && judgedLinesAppended(inv))
+      return hitOn(inv, "persistence-shell-rc", Severity.LOW, 0.35, `adds lines to ${normalizePath(path)}`);
     const [severity, score] = WEIGHT[kind];
     return hitOn(inv, `persistence-${kind}`, severity, score, `writes ${normalizePath(path)}`);
   }

@@ -1,4 +1,5 @@
 import { append } from "../append.js";
+import { persistenceKind } from "../paths.js";
 import type { FunctionDef, Redirect, SimpleCommand, Word } from "./ast.js";
 import { extractCodeStrings } from "./code-strings.js";
 import { NameTable } from "./name-table.js";
@@ -276,6 +277,16 @@ class CommandInvocation implements Invocation {
   }
 }
 
+/** A redirection that writes its target: `>`, `>>`, `>|`. */
+function isWrite(r: Redirect): boolean {
+  return r.op === ">" || r.op === ">>" || r.op === ">|";
+}
+
+/** A file whose lines a shell runs: a start-up file (`~/.bashrc`) or a script by its extension. */
+function isShellScript(path: string): boolean {
+  return persistenceKind(path) === "shell-rc" || /\.(?:sh|bash|zsh)$/.test(path);
+}
+
 class Analyzer {
   readonly invocations: Invocation[] = [];
   readonly pipelines: PipelineView[] = [];
@@ -483,7 +494,7 @@ class Analyzer {
    * in a file first.
    */
   private writtenText(inv: Invocation, nesting: number): void {
-    const writes = inv.redirects.some((r) => r.op === ">" || r.op === ">>" || r.op === ">|");
+    const writes = inv.redirects.some(isWrite);
     const piped = inv.position + 1 < inv.pipelineSize;
     if (!writes && !piped && inv.name !== "tee") return;
     if (inv.name === "echo" || inv.name === "printf") {
@@ -495,9 +506,13 @@ class Analyzer {
         this.analyze(text, { start: inv.start, end: inv.end }, nesting + 1);
       }
     }
+    const script = writes && inv.redirects.some((r) => isWrite(r) && isShellScript(r.target.text));
     for (const r of inv.redirects) {
       if (r.body !== undefined && (r.op === "<<" || r.op === "<<-") && !isShell(inv.name)) {
         this.code.push({ interpreter: "here-document", code: r.body, start: inv.start, end: inv.end });
+        // Written into a shell start-up file or script, the here-document is shell that runs later.
+        if (script && nesting < MAX_NESTING)
+          this.analyze(r.body, { start: inv.start, end: inv.end }, nesting + 1);
       }
     }
   }

@@ -129,7 +129,8 @@ function isInterpolation(value: string, next: string): boolean {
 export function looksGenerated(value: string): boolean {
   if (value.length < MIN_LENGTH || isPlaceholder(value) || isVariableReference(value)) return false;
   if (/^[a-z_-]+$/.test(value) || /^[A-Z_-]+$/.test(value) || /^\d+$/.test(value)) return false;
-  if (value.includes("://") || /^(?:\/|\.{1,2}\/|~\/|[A-Za-z]:\\)/.test(value)) return false;
+  // A URL or a path; `@path` is curl's and httpie's "the contents of this file" (`-F key=@~/k.pub`).
+  if (value.includes("://") || /^@?(?:\/|\.{1,2}\/|~\/|[A-Za-z]:\\)/.test(value)) return false;
   if (isMemberReference(value) || hasSequentialRun(value, 6)) return false;
   if (characterClasses(value) < 2) return false;
   const entropy = shannonEntropy(value);
