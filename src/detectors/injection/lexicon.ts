@@ -173,7 +173,7 @@ export const FAMILIES: readonly Family[] = [
         `\\b(?:ignore|disregard|forget) (?:the|this|that|all|any|my|your) ${gap(2)}(?:and|then|instead|,) ?${gap(1)}(?:say|state|print|output|respond|reply|write|tell|answer|return|claim|declare|report|indicate|repeat|reveal|disclose|leak|give me)\\b`,
       ),
       re(
-        `\\b(?:do not|don't|dont|never|stop|no longer) (?:follow|obey|listen to|adhere to|comply with|heed) (?:${BACK_QUALIFIER}|any) ${gap(1)}${DIRECTIVE_NOUN}\\b`,
+        `\\b(?:do not|don't|dont|never|stop|no longer) (?:follow|obey|listen to|adhere to|comply with|heed) ${BACK_QUALIFIER} ${gap(1)}${DIRECTIVE_NOUN}\\b`,
       ),
       re(
         `\\b(?:new|updated|revised|real|actual|true|overriding) system (?:instructions?|directives?|orders|prompt|task|rules) ?(?:are|is|follow|:|-)`,
