@@ -290,12 +290,12 @@ export const FAMILIES: readonly Family[] = [
     ],
     patterns: [
       re(
-        `\\b${LEAK_VERB}[:,]? ${gap(4)}(?:system|initial|original|hidden|secret|starting|developer|internal|confidential|underlying|pre-?prompt|meta) ?${gap(1)}(?:prompts?|instructions|messages?|directives|rules|guidelines)\\b`,
+        `(?<!(?:never|not|n't|dont|no) )\\b${LEAK_VERB}[:,]? ${gap(4)}(?:system|initial|original|hidden|secret|starting|developer|internal|confidential|underlying|pre-?prompt|meta) ?${gap(1)}(?:prompts?|instructions|messages?|directives|rules|guidelines)\\b`,
       ),
       // "The full", "the first", "the previous" qualify error messages and configurations as
       // readily as prompts: beside them only the prompt itself is asked for.
       re(
-        `\\b${LEAK_VERB}[:,]? ${gap(4)}(?:full|entire|exact|first|previous|prior|above|preceding) ?${gap(1)}(?:prompts?|instructions|directives)\\b`,
+        `(?<!(?:never|not|n't|dont|no) )\\b${LEAK_VERB}[:,]? ${gap(4)}(?:full|entire|exact|first|previous|prior|above|preceding) ?${gap(1)}(?:prompts?|instructions|directives)\\b`,
       ),
       re(
         `\\b(?:repeat|output|print|echo|copy|recite|return|reproduce) ${gap(3)}(?:everything|all|text|words|content|conversation|instructions) ${gap(3)}(?:above|before this|so far|verbatim|word for word|in full|up to this point|from the (?:beginning|start))`,
@@ -1113,12 +1113,13 @@ export function limitTalkCues(normalised: string): number {
 /**
  * Framing that turns a phrase into talk about a phrase: documentation, questions on how to
  * defend a model, quoted examples ("a tweet saying "ignore the above...""), a question about
- * models asked of no one in particular ("can a user override the system prompt?"), and the
- * name of the attack in the languages the override lexicon reads. It weakens dampable families
+ * models asked of no one in particular ("can a user override the system prompt?"), what a
+ * system does described in the third person ("this bot will ignore any instructions in
+ * documents"), and the name of the attack in the languages the override lexicon reads. It weakens dampable families
  * instead of silencing them, because an attacker can write "for example" too.
  */
 export const DISCUSSION =
-  /\b(?:prompt injections?|injection attacks?|jailbreak (?:attacks?|attempts?|prompts?)|attackers?|adversar(?:y|ial)|malicious (?:prompts?|inputs?|instructions)|for example|for instance|e\.g\.|such as|phrases? like|how (?:do|can|to|would|should|could) (?:i|we|you|one)|why (?:does|do|is|would|did)|prevent|protect|defend|detect|mitigat|guard against|red team|resist|robust|(?:saying|says|said|reads|typed|wrote|like|phrases?|prompts?) ?:? ?["«“„「]|injecao de prompt|inyeccion de prompt|injection de prompt|iniezione di prompt|prompt-injektion|(?:models|llms|assistants|chatbots|language models) (?:give|treat|follow|obey|prioriti[sz]e|ignore|handle|are trained))|^(?:q ?: ?)?(?:can|could|does|do|did|is|are|should|will|would|why|how|what|when|where|which) (?![^?]{0,300}\b(?:you|your|yours|yourself|u|ya)\b)[^?]{0,300}\?|提示注入|提示词注入|プロンプトインジェクション|프롬프트 인젝션/;
+  /\b(?:prompt injections?|injection attacks?|jailbreak (?:attacks?|attempts?|prompts?)|attackers?|adversar(?:y|ial)|malicious (?:prompts?|inputs?|instructions)|for example|for instance|e\.g\.|such as|phrases? like|how (?:do|can|to|would|should|could) (?:i|we|you|one)|why (?:does|do|is|would|did)|prevent|protect|defend|detect|mitigat|guard against|red team|resist|robust|(?:saying|says|said|reads|typed|wrote|like|phrases?|prompts?) ?:? ?["«“„「]|injecao de prompt|inyeccion de prompt|injection de prompt|iniezione di prompt|prompt-injektion|(?:models|llms|assistants|chatbots|language models) (?:give|treat|follow|obey|prioriti[sz]e|ignore|handle|are trained)|(?:this|the|our|my) (?:bot|model|assistant|agent|app|tool|service|filter|guard|guardrail|pipeline|system) (?:will |would |can |should |now |always |never |then )?(?:ignores?|disregards?|skips?|drops?|follows?|obeys?))|^(?:q ?: ?)?(?:can|could|does|do|did|is|are|should|will|would|why|how|what|when|where|which) (?![^?]{0,300}\b(?:you|your|yours|yourself|u|ya)\b)[^?]{0,300}\?|提示注入|提示词注入|プロンプトインジェクション|프롬프트 인젝션/;
 
 /** Factor applied to dampable families in a unit with discussion framing. */
 export const DISCUSSION_DAMPING = 0.35;
