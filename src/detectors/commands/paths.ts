@@ -198,7 +198,7 @@ export function secretKind(raw: string): SecretKind | undefined {
   if (!raw.includes("/") && !raw.includes("_")) return undefined;
   const p = normalizePath(raw);
   // Every store below has a slash in its path; only a bare key file name (`id_rsa`) has none.
-  if (!p.includes("/")) return p.includes("_") && SSH_KEY.test(p.toLowerCase()) ? "user" : undefined;
+  if (!p.includes("/")) return isBareKeyName(p) ? "user" : undefined;
   for (const s of SYSTEM_SECRETS) if (p === s) return "system";
   const lower = p.toLowerCase();
   // Every key name SSH_KEY takes holds one of these; the test spares its scan to most paths.
@@ -208,6 +208,16 @@ export function secretKind(raw: string): SecretKind | undefined {
   if (lower === "~/.ssh" || lower === "~/.aws" || lower === "~/.gnupg" || lower === "~/.kube") return "user";
   if (lower.startsWith("~/.gnupg/private-keys")) return "user";
   return undefined;
+}
+
+/**
+ * A key file named without a directory (`id_rsa`). SSH_KEY then matches from the word's start,
+ * an `i` or an `s` of either case: most words with an underscore (`duration_ms=150`,
+ * `lookup_tensor`) start otherwise and are spared lowering and the expression.
+ */
+function isBareKeyName(p: string): boolean {
+  const initial = p.charCodeAt(0) | 0x20;
+  return (initial === 0x69 || initial === 0x73) && p.includes("_") && SSH_KEY.test(p.toLowerCase());
 }
 
 /** Files that hold secrets for exfiltration purposes: credential stores plus dotenv and key files. */

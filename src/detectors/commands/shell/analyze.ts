@@ -316,11 +316,7 @@ class Analyzer {
     append(this.functions, script.functions);
     for (const pipeline of script.pipelines) {
       const index = this.pipelines.length;
-      const members: Invocation[] = [];
-      const size = pipeline.commands.length;
-      for (let position = 0; position < size; position++) {
-        this.invocationsOf(members, pipeline.commands[position]!, position, size, index, nesting);
-      }
+      const members = this.membersOf(pipeline.commands, index, nesting);
       this.pipelines.push({ invocations: members, start: pipeline.start, end: pipeline.end });
       append(this.invocations, members);
       this.feedThrough(pipeline.commands, members, nesting);
@@ -350,15 +346,29 @@ class Analyzer {
     }
   }
 
-  /** Adds to `out` the invocation of a simple command, plus one for each `find -exec` it carries. */
-  private invocationsOf(
-    out: Invocation[],
+  /** The invocations of a pipeline's commands, in order, each followed by those of the `find -exec` it carries. */
+  private membersOf(commands: readonly SimpleCommand[], pipeline: number, nesting: number): Invocation[] {
+    const size = commands.length;
+    // Started as a literal of the first invocation: a list pushed to from empty gets room for 17,
+    // and most pipelines have one command.
+    let members: Invocation[] | undefined;
+    for (let position = 0; position < size; position++) {
+      const invocation = this.invocationOf(commands[position]!, position, size, pipeline, nesting);
+      if (members === undefined) members = [invocation];
+      else members.push(invocation);
+      if (invocation.name === "find") this.findExecs(members, invocation);
+    }
+    return members ?? [];
+  }
+
+  /** The invocation of a simple command. */
+  private invocationOf(
     command: SimpleCommand,
     position: number,
     size: number,
     pipeline: number,
     nesting: number,
-  ): void {
+  ): Invocation {
     const first = command.words[0];
     let roles = first === undefined ? 0 : rolesOf(first.text);
     // Most commands run their first word, named without a directory: then it is the program and
@@ -394,42 +404,44 @@ class Analyzer {
       pipeline,
       nesting,
     );
-    out.push(invocation);
     this.noteSession(invocation, roles);
     this.nested(invocation, nesting, roles);
-    if (invocation.name === "find") {
-      const args = invocation.args;
-      for (let k = 0; k < args.length; k++) {
-        const a = args[k];
-        if (a !== "-exec" && a !== "-execdir" && a !== "-ok" && a !== "-okdir") continue;
-        let end = k + 1;
-        while (end < args.length && args[end] !== ";" && args[end] !== "+") end++;
-        const inner = args.slice(k + 1, end);
-        const innerWrapped = unwrap(inner);
-        const innerProgram = inner[innerWrapped.index] ?? "";
-        const execInvocation: Invocation = {
-          name: basename(innerProgram),
-          words: invocation.words,
-          facts: invocation.facts,
-          program: innerProgram,
-          args: inner.slice(innerWrapped.index + 1),
-          argWords: invocation.argWords.slice(k + 2 + innerWrapped.index, end),
-          assignments: invocation.assignments,
-          redirects: [],
-          elevated: invocation.elevated || innerWrapped.elevated,
-          position,
-          pipelineSize: size,
-          pipeline,
-          nesting,
-          start: invocation.start,
-          end: invocation.end,
-        };
-        out.push(execInvocation);
-        const execRoles = rolesOf(execInvocation.name);
-        this.noteSession(execInvocation, execRoles);
-        this.nested(execInvocation, nesting, execRoles);
-        k = end;
-      }
+    return invocation;
+  }
+
+  /** Adds to `out` an invocation for each program `find`'s `-exec` (and kin) runs. */
+  private findExecs(out: Invocation[], invocation: Invocation): void {
+    const args = invocation.args;
+    for (let k = 0; k < args.length; k++) {
+      const a = args[k];
+      if (a !== "-exec" && a !== "-execdir" && a !== "-ok" && a !== "-okdir") continue;
+      let end = k + 1;
+      while (end < args.length && args[end] !== ";" && args[end] !== "+") end++;
+      const inner = args.slice(k + 1, end);
+      const innerWrapped = unwrap(inner);
+      const innerProgram = inner[innerWrapped.index] ?? "";
+      const execInvocation: Invocation = {
+        name: basename(innerProgram),
+        words: invocation.words,
+        facts: invocation.facts,
+        program: innerProgram,
+        args: inner.slice(innerWrapped.index + 1),
+        argWords: invocation.argWords.slice(k + 2 + innerWrapped.index, end),
+        assignments: invocation.assignments,
+        redirects: [],
+        elevated: invocation.elevated || innerWrapped.elevated,
+        position: invocation.position,
+        pipelineSize: invocation.pipelineSize,
+        pipeline: invocation.pipeline,
+        nesting: invocation.nesting,
+        start: invocation.start,
+        end: invocation.end,
+      };
+      out.push(execInvocation);
+      const execRoles = rolesOf(execInvocation.name);
+      this.noteSession(execInvocation, execRoles);
+      this.nested(execInvocation, execInvocation.nesting, execRoles);
+      k = end;
     }
   }
 

@@ -46,6 +46,11 @@ function isDigit(c: number): boolean {
   return c >= 0x30 && c <= 0x39;
 }
 
+/** A redirection starts with a descriptor, `<`, `>` or `&>`: most words start otherwise and are not tried. */
+function mayStartRedirect(c: number): boolean {
+  return c === GT || c === LT || c === AMP || isDigit(c);
+}
+
 /** A lookup table of the ASCII characters in `chars`, for tests made on every character. */
 function charTable(chars: readonly number[]): Uint8Array {
   const table = new Uint8Array(128);
@@ -116,12 +121,6 @@ const NO_PIPELINES: Pipeline[] = [];
 const NO_WORDS: Word[] = [];
 const NO_REDIRECTS: Redirect[] = [];
 
-/** Sorting by start would leave `pipelines` as it is (the sort is stable). */
-function inStartOrder(pipelines: readonly Pipeline[]): boolean {
-  for (let k = 1; k < pipelines.length; k++) if (pipelines[k]!.start < pipelines[k - 1]!.start) return false;
-  return true;
-}
-
 interface PendingHeredoc {
   redirect: Redirect;
   delimiter: string;
@@ -145,8 +144,6 @@ class Parser {
 
   run(): Script {
     this.parseList(NONE, 0);
-    // Pipelines are recorded as they end, so only nesting puts them out of order; most texts have none.
-    if (!inStartOrder(this.pipelines)) this.pipelines.sort((a, b) => a.start - b.start);
     return { pipelines: this.pipelines, functions: this.functions, truncated: this.truncated };
   }
 
@@ -162,12 +159,13 @@ class Parser {
     return this.span ? this.span.end : pos;
   }
 
-  private skipBlanks(): void {
+  /** Moves past blanks and line continuations; returns the character it stopped at, which callers test next. */
+  private skipBlanks(): number {
     for (;;) {
       const c = this.at(this.i);
       if (c === SPACE || c === TAB || c === 13) this.i++;
       else if (c === BACKSLASH && this.at(this.i + 1) === NL) this.i += 2;
-      else return;
+      else return c;
     }
   }
 
@@ -207,8 +205,7 @@ class Parser {
 
   private skipNewlinesAndBlanks(): void {
     for (;;) {
-      this.skipBlanks();
-      const c = this.at(this.i);
+      const c = this.skipBlanks();
       if (c === NL) this.newline();
       else if (c === HASH) this.skipComment();
       else return;
@@ -218,8 +215,7 @@ class Parser {
   /** Parses commands until `close` (consumed) or the end of the text. */
   private parseList(close: number, depth: number): void {
     for (;;) {
-      this.skipBlanks();
-      const c = this.at(this.i);
+      const c = this.skipBlanks();
       if (c === NONE) return;
       if (c === close) {
         this.i++;
@@ -235,6 +231,7 @@ class Parser {
   private parsePipeline(close: number, depth: number): void {
     let commands: SimpleCommand[] | undefined;
     const start = this.i;
+    const before = this.pipelines.length;
     let end = this.i;
     for (;;) {
       const command = this.parseCommand(close, depth);
@@ -243,8 +240,7 @@ class Parser {
         else commands.push(command);
         end = Math.max(end, this.span ? end : command.end);
       }
-      this.skipBlanks();
-      if (this.at(this.i) === PIPE && this.at(this.i + 1) !== PIPE) {
+      if (this.skipBlanks() === PIPE && this.at(this.i + 1) !== PIPE) {
         this.i += this.at(this.i + 1) === AMP ? 2 : 1;
         this.skipNewlinesAndBlanks();
         const c = this.at(this.i);
@@ -253,15 +249,29 @@ class Parser {
       }
       break;
     }
-    if (commands !== undefined) {
-      this.pipelines.push({ commands, start: this.s(start), end: this.e(end), depth });
-    }
+    if (commands !== undefined)
+      this.record({ commands, start: this.s(start), end: this.e(end), depth }, before);
     // `&&` and `||` continue the list; a newline may follow them.
     const c = this.at(this.i);
     if ((c === AMP && this.at(this.i + 1) === AMP) || (c === PIPE && this.at(this.i + 1) === PIPE)) {
       this.i += 2;
       this.skipNewlinesAndBlanks();
     }
+  }
+
+  /**
+   * Records a pipeline in source order of its start. A pipeline ends after the pipelines nested
+   * in it (those recorded from `before` on), which start later, so it goes in front of them
+   * instead of after: the list never needs sorting, which prose with parentheses made it need
+   * often. Each pipeline moves once per pipeline around it, and nesting is bounded, so this stays
+   * linear. Under a `span` every node starts alike and the order of recording stands.
+   */
+  private record(pipeline: Pipeline, before: number): void {
+    const list = this.pipelines;
+    list.push(pipeline);
+    if (this.span !== undefined) return;
+    for (let k = list.length - 1; k > before; k--) list[k] = list[k - 1]!;
+    list[before] = pipeline;
   }
 
   /** One simple command, or a subshell whose pipelines are recorded by the nested list. */
@@ -286,8 +296,7 @@ class Parser {
     // End of the last thing read, so spans exclude the blanks before a separator.
     let last = this.i;
     for (;;) {
-      this.skipBlanks();
-      const c = this.at(this.i);
+      const c = this.skipBlanks();
       if (c === NONE || c === NL || c === SEMI || c === PIPE || c === close || c === RPAREN) break;
       if (c === AMP && this.at(this.i + 1) !== GT) break;
       if (c === HASH) {
@@ -311,7 +320,7 @@ class Parser {
         last = this.i;
         continue;
       }
-      if (this.tryRedirect(command, close, depth)) {
+      if (mayStartRedirect(c) && this.tryRedirect(command, close, depth)) {
         last = this.i;
         continue;
       }
@@ -408,8 +417,7 @@ class Parser {
       return false;
     }
     this.i = k + (fd === "&" ? 1 : 0) + op.length;
-    this.skipBlanks();
-    const t = this.at(this.i);
+    const t = this.skipBlanks();
     const empty = t === NONE || t === NL || (isMeta(t) && t !== LPAREN) || t === close;
     const target: Word = empty
       ? {
@@ -457,6 +465,21 @@ class Parser {
    */
   private parseWord(close: number, depth: number): Word {
     const start = this.i;
+    // Fast path: a word of plain characters needs no quote removal, and its node is made whole.
+    const plain = this.plainRunEnd(start);
+    const next = this.at(plain);
+    if (plain > start && (next === NONE || isMeta(next) || next === close)) {
+      this.i = plain;
+      return {
+        text: this.src.slice(start, plain),
+        facts: this.runFacts,
+        start: this.s(start),
+        end: this.e(plain),
+        quoted: false,
+        dynamic: false,
+        substitutions: NO_PIPELINES,
+      };
+    }
     const word: Word = {
       text: "",
       facts: 0,
@@ -466,17 +489,6 @@ class Parser {
       dynamic: false,
       substitutions: NO_PIPELINES,
     };
-    // Fast path: a word of plain characters needs no quote removal.
-    const plain = this.plainRunEnd(start);
-    const next = this.at(plain);
-    if (plain > start && (next === NONE || isMeta(next) || next === close)) {
-      this.i = plain;
-      word.text = this.src.slice(start, plain);
-      word.facts = this.runFacts;
-      word.start = this.s(start);
-      word.end = this.e(plain);
-      return word;
-    }
     // The plain run already scanned is taken whole; the loop below starts after it.
     let text = this.src.slice(start, plain);
     this.i = plain;
