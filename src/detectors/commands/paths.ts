@@ -107,6 +107,35 @@ export function isCriticalDeleteTarget(raw: string): boolean {
   return p === "*" || p === "./*" || p === ".*" || p === ".." || p === "../*" || p === "/*" || p === "~/*";
 }
 
+/**
+ * A user's key and credential stores, a user's own documents and a database's data directory:
+ * nothing rebuilds them, unlike a build directory or a cache (`rm -rf ~/.cache/pip` is routine).
+ */
+const IRREPLACEABLE_STORES: ReadonlySet<string> = new Set([
+  "~/.ssh",
+  "~/.gnupg",
+  "~/.aws",
+  "~/.kube",
+  "~/.config",
+  "~/.password-store",
+  "~/documents",
+  "~/desktop",
+  "~/pictures",
+  "/var/lib/postgresql",
+  "/var/lib/mysql",
+  "/var/lib/mongodb",
+  "/var/lib/redis",
+]);
+
+/** Whether deleting `raw` recursively loses what no build or download restores (see IRREPLACEABLE_STORES). */
+export function isIrreplaceableStore(raw: string): boolean {
+  let p = normalizePath(raw).toLowerCase();
+  if (p.endsWith("/*")) p = p.slice(0, -2);
+  let end = p.length;
+  while (end > 1 && p.charCodeAt(end - 1) === 0x2f) end--;
+  return IRREPLACEABLE_STORES.has(p.slice(0, end));
+}
+
 /** Whole-disk and partition devices (`/dev/sda`, `/dev/nvme0n1p2`, `/dev/mapper/x`). */
 export function isBlockDevice(raw: string): boolean {
   return /^\/dev\/(sd[a-z]|hd[a-z]|vd[a-z]|xvd[a-z]|nvme[0-9]|mmcblk[0-9]|md[0-9]|dm-[0-9]|mapper\/|disk[0-9]|rdisk[0-9]|sr[0-9]|loop[0-9])/.test(
@@ -203,7 +232,8 @@ export function secretKind(raw: string): SecretKind | undefined {
   const lower = p.toLowerCase();
   // Every key name SSH_KEY takes holds one of these; the test spares its scan to most paths.
   if ((lower.includes("id_") || lower.includes("ssh_host_")) && SSH_KEY.test(lower)) return "user";
-  if (lower.startsWith("/proc/") && /^\/proc\/[0-9a-z]+\/environ$/.test(lower)) return "user";
+  // A process's environment (`/proc/1234/environ`, `/proc/self/environ`), or every process's (`/proc/*/environ`).
+  if (lower.startsWith("/proc/") && /^\/proc\/(?:[0-9a-z]+|\*)\/environ$/.test(lower)) return "user";
   if (hasSecretSuffix(lower)) return "user";
   if (lower === "~/.ssh" || lower === "~/.aws" || lower === "~/.gnupg" || lower === "~/.kube") return "user";
   if (lower.startsWith("~/.gnupg/private-keys")) return "user";

@@ -134,6 +134,23 @@ export function codeUploads(analysis: Analysis): Hit[] {
 export const uploadPatterns: readonly RegExp[] = [CODE_FILE_READ, CODE_NETWORK_SEND];
 
 /** A secret read early in a pipeline and piped into a network client after it (`cat ~/.aws/credentials | nc h 9`). */
+/** A variable named for a secret: `$AWS_SECRET_ACCESS_KEY`, `${GITHUB_TOKEN}`, `$DB_PASSWORD`. */
+const SECRET_VARIABLE = /\$\{?[A-Za-z0-9_]*(?:SECRET|TOKEN|PASSW|API_?KEY|PRIVATE_?KEY|CREDENTIAL)/i;
+
+/** `echo "$AWS_SECRET_ACCESS_KEY"`: a secret from the environment printed into the pipe. */
+function printsSecretVariable(inv: Invocation): boolean {
+  return (
+    (inv.name === "echo" || inv.name === "printf") && inv.argWords.some((w) => SECRET_VARIABLE.test(w.text))
+  );
+}
+
+/** `kubectl get secrets -A -o json`: every secret of a cluster. */
+function readsClusterSecrets(inv: Invocation): boolean {
+  return (
+    inv.name === "kubectl" && inv.args.includes("get") && inv.args.some((a) => /^secrets?(?:\/|$)/.test(a))
+  );
+}
+
 export function pipedSecrets(analysis: Analysis, secretOf: (inv: Invocation) => string | undefined): Hit[] {
   const hits: Hit[] = [];
   for (const p of analysis.pipelines) {
@@ -141,7 +158,12 @@ export function pipedSecrets(analysis: Analysis, secretOf: (inv: Invocation) => 
     // The receiving end must be a network sender after the first member; most pipelines have none.
     if (!members.some((m, k) => k > 0 && NETWORK_SENDERS.has(m.name))) continue;
     const reader = members.findIndex(
-      (m) => secretOf(m) !== undefined || m.name === "env" || m.name === "printenv",
+      (m) =>
+        secretOf(m) !== undefined ||
+        m.name === "env" ||
+        m.name === "printenv" ||
+        printsSecretVariable(m) ||
+        readsClusterSecrets(m),
     );
     const sender = members.findIndex(
       (m, k) => k > reader && NETWORK_SENDERS.has(m.name) && operands(m.args).length > 0,

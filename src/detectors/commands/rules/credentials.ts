@@ -108,7 +108,7 @@ const DUMP_TOOL_NAMES = [
   "gsecdump",
   "wce(\\.exe)?",
   "pwdump[0-9]?",
-  "mimipenguin(\\.sh|\\.py)?",
+  "mimipenguin(\\.sh|\\.py|\\.pl)?",
   "linpeas\\.sh",
   "laZagne",
 ];
@@ -282,10 +282,23 @@ function memoryDump(inv: Invocation): Hit | undefined {
     inv.name === "gdb" &&
     inv.args.includes("-p") &&
     inv.args.some((a) => /^(gcore|generate-core-file|dump memory)/.test(a));
-  return inv.name === "gcore" || gdbDump
-    ? hitOn(inv, "memory-dump", Severity.LOW, 0.5, "dumps the memory of a running process")
-    : undefined;
+  if (inv.name !== "gcore" && !gdbDump) return undefined;
+  // Developers dump their own programs to debug them; a process that holds credentials is another matter.
+  const holder = inv.words.join(" ").match(CREDENTIAL_HOLDERS)?.[0];
+  return holder !== undefined
+    ? hitOn(
+        inv,
+        "memory-dump-credentials",
+        Severity.HIGH,
+        0.85,
+        `dumps the memory of ${holder}, which holds credentials`,
+      )
+    : hitOn(inv, "memory-dump", Severity.LOW, 0.5, "dumps the memory of a running process");
 }
+
+/** Processes whose memory holds passwords or keys: login daemons, agents, keyrings, password managers. */
+const CREDENTIAL_HOLDERS =
+  /\b(?:sshd|ssh-agent|gpg-agent|gnome-keyring(?:-daemon)?|kwalletd[0-9]?|lsass|keepassxc?|1password|bitwarden|vault|login)\b/;
 
 /** Whether an argument names a dumping verb; read from `argWords`, which spares every command the texts of its words. */
 function mentionsDumpWords(inv: Invocation): boolean {
@@ -299,6 +312,76 @@ function mentionsDumpWords(inv: Invocation): boolean {
       return true;
   }
   return false;
+}
+
+/** Programs that search contents or names, which a credential hunt runs. */
+const HUNTERS: ReadonlySet<string> = new Set(["grep", "egrep", "fgrep", "rg", "ag", "find"]);
+
+/** Roots a credential hunt starts from: the whole machine or every user's home, not a project. */
+const HUNT_ROOTS: ReadonlySet<string> = new Set([
+  "/",
+  "/home",
+  "/root",
+  "/etc",
+  "/var",
+  "/opt",
+  "/srv",
+  "/mnt",
+  "/users",
+]);
+
+/** What a hunt looks for: password and key words in contents, key and secret files by name. */
+const HUNTED_WORDS = /passw|secret|token|api[_-]?key|aws_secret|private[ _-]?key|BEGIN [A-Z ]{0,20}PRIVATE/i;
+const HUNTED_NAMES =
+  /^\*?(?:id_(?:rsa|dsa|ecdsa|ed25519)|\*?\.pem|\*?\.key|\*?\.kdbx|\.env|credentials|\*?\.p12|\*?\.pfx|\.git-credentials|\.netrc)$/i;
+
+function isHuntRoot(raw: string): boolean {
+  const p = normalizePath(raw).replace(/\/\*?$/, "") || "/";
+  return HUNT_ROOTS.has(p.toLowerCase());
+}
+
+/**
+ * `grep -r "aws_secret_access_key" /`, `find / -name id_rsa`: searching the whole machine or
+ * every home for passwords and keys. Searching a project (`grep -r TOKEN src/`) is not.
+ */
+function credentialHunt(inv: Invocation): Hit | undefined {
+  if (!HUNTERS.has(inv.name)) return undefined;
+  const ops = operands(inv.args);
+  if (inv.name === "find") {
+    const firstTest = inv.args.findIndex((a) => a.startsWith("-"));
+    const roots = firstTest === -1 ? inv.args : inv.args.slice(0, firstTest);
+    const names = inv.args.filter((a, k) => k > 0 && /^-i?name$/.test(inv.args[k - 1] ?? ""));
+    return roots.some(isHuntRoot) && names.some((n) => HUNTED_NAMES.test(n))
+      ? hitOn(inv, "credential-hunt", Severity.MEDIUM, 0.75, "searches the file system for key files")
+      : undefined;
+  }
+  const recursive =
+    inv.name === "rg" ||
+    inv.name === "ag" ||
+    inv.args.some((a) => /^-[a-zA-Z]*[rR]/.test(a) || a === "--recursive");
+  return recursive && ops.some(isHuntRoot) && ops.some((o) => HUNTED_WORDS.test(o))
+    ? hitOn(inv, "credential-hunt", Severity.MEDIUM, 0.75, "searches the file system for passwords and keys")
+    : undefined;
+}
+
+/** Interpreters that run a script named as their first operand, besides the `python` family. */
+const SCRIPT_RUNNERS: ReadonlySet<string> = new Set([
+  "perl",
+  "ruby",
+  "bash",
+  "sh",
+  "zsh",
+  "pwsh",
+  "powershell",
+]);
+
+/** `python3 laZagne.py all`, `perl mimipenguin.pl`: a dumping tool run as an interpreter's script. */
+function dumpScript(inv: Invocation): Hit | undefined {
+  if (!SCRIPT_RUNNERS.has(inv.name) && !/^python[0-9.]*$/.test(inv.name)) return undefined;
+  const script = operands(inv.args)[0];
+  return script !== undefined && isDumpTool(script.slice(script.lastIndexOf("/") + 1))
+    ? hitOn(inv, "dump-tool", Severity.HIGH, 0.9, "runs a credential dumping tool")
+    : undefined;
 }
 
 function dumpTools(inv: Invocation): Hit | undefined {
@@ -357,7 +440,14 @@ function codeSecrets(analysis: Analysis): Hit[] {
   return hits;
 }
 
-export const credentialPatterns: readonly RegExp[] = [READ_API, DUMP_TOOLS, DUMP_WORDS];
+export const credentialPatterns: readonly RegExp[] = [
+  READ_API,
+  DUMP_TOOLS,
+  DUMP_WORDS,
+  HUNTED_WORDS,
+  HUNTED_NAMES,
+  CREDENTIAL_HOLDERS,
+];
 
 export const credentials = ruleModule({
   name: "credentials",
@@ -371,6 +461,16 @@ export const credentials = ruleModule({
     },
     // Dumping tools go by many names and their verbs show in any command's arguments.
     { programs: ANY_PROGRAM, check: (inv, hits) => pushHit(hits, dumpTools(inv)) },
+    {
+      programs: [...HUNTERS],
+      check: (inv, hits) => pushHit(hits, credentialHunt(inv)),
+    },
+    // Interpreters that run a script named as their first operand.
+    {
+      programs: [...SCRIPT_RUNNERS],
+      namePrefixes: ["python"],
+      check: (inv, hits) => pushHit(hits, dumpScript(inv)),
+    },
     { programs: ["getent"], check: (inv, hits) => pushHit(hits, shadowDatabase(inv)) },
     { programs: ["gdb", "gcore"], check: (inv, hits) => pushHit(hits, memoryDump(inv)) },
   ],

@@ -67,6 +67,16 @@ function disables(inv: Invocation): string | undefined {
       return a.some((x) => /^--vacuum-(time=[0-9]+s|size=[0-9]+[KB]?)$/.test(x))
         ? "purges the system journal"
         : undefined;
+    case "sysctl":
+      return a.some((x) => /^kernel\.randomize_va_space=0$/.test(x))
+        ? "turns off address-space layout randomisation"
+        : undefined;
+    case "sed":
+      // `sed -i 's/SELINUX=enforcing/SELINUX=disabled/' /etc/selinux/config`: off from the next boot.
+      return operands(a).some((x) => normalizePath(x) === "/etc/selinux/config") &&
+        a.some((x) => /SELINUX=(?:disabled|permissive)/.test(x))
+        ? "turns SELinux off from the next boot"
+        : undefined;
     case "pkill":
     case "killall":
       return a.some((x) => SECURITY_SERVICES.test(x) || /^(falcon|auditd|osqueryd|wazuh|ossec)/.test(x))
@@ -119,6 +129,8 @@ const DISABLERS = [
   "set",
   "export",
   "journalctl",
+  "sysctl",
+  "sed",
   "pkill",
   "killall",
 ];

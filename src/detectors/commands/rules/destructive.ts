@@ -1,6 +1,6 @@
 import { Severity } from "../../../../gen/guard/v1/types_pb.js";
 import { append } from "../append.js";
-import { isBlockDevice, isCriticalDeleteTarget, normalizePath } from "../paths.js";
+import { isBlockDevice, isCriticalDeleteTarget, isIrreplaceableStore, normalizePath } from "../paths.js";
 import type { Analysis, Invocation } from "../shell/analyze.js";
 import { ruleModule, Trait } from "./dispatch.js";
 import { flagSet, type Hit, hitOn, operands, optionValue, pushHit, redirectWrites } from "./types.js";
@@ -21,9 +21,15 @@ function rm(inv: Invocation): Hit[] {
     ];
   }
   if (!recursive) return [];
-  const target = operands(inv.args).find(isCriticalDeleteTarget);
-  if (target === undefined) return [];
-  return [hitOn(inv, "rm-critical", Severity.CRITICAL, 0.95, `recursive delete of ${normalizePath(target)}`)];
+  const targets = operands(inv.args);
+  const target = targets.find(isCriticalDeleteTarget);
+  if (target !== undefined)
+    return [
+      hitOn(inv, "rm-critical", Severity.CRITICAL, 0.95, `recursive delete of ${normalizePath(target)}`),
+    ];
+  const store = targets.find(isIrreplaceableStore);
+  if (store === undefined) return [];
+  return [hitOn(inv, "rm-store", Severity.HIGH, 0.85, `recursive delete of ${normalizePath(store)}`)];
 }
 
 function find(inv: Invocation): Hit[] {
@@ -47,6 +53,10 @@ function wipe(inv: Invocation): Hit | undefined {
   switch (inv.name) {
     case "wipefs":
       return hitOn(inv, "wipefs", Severity.CRITICAL, 0.9, "wipes file system signatures");
+    case "blkdiscard":
+      return operands(inv.args).some(isBlockDevice)
+        ? hitOn(inv, "blkdiscard", Severity.CRITICAL, 0.95, "discards every block of a disk device")
+        : undefined;
     case "shred": {
       const targets = operands(inv.args);
       if (targets.some((t) => isBlockDevice(t) || isCriticalDeleteTarget(t))) {
@@ -129,7 +139,7 @@ function forkBombs(analysis: Analysis): Hit[] {
 function codeForkBombs(analysis: Analysis): Hit[] {
   return analysis.code
     .filter((c) =>
-      /fork while fork|while\s?\(?\s?(1|True|true)\s?\)?\s?:?\s?\{?\s?(os\.)?fork\(\)/.test(c.code),
+      /fork while (?:fork|1)|while\s?\(?\s?(1|True|true)\s?\)?\s?:?\s?\{?\s?(os\.)?fork\(\)/.test(c.code),
     )
     .map((c) => hitOn(c, "fork-bomb-code", Severity.CRITICAL, 0.9, "fork bomb"));
 }
@@ -168,7 +178,7 @@ export const destructive = ruleModule({
       },
     },
     {
-      programs: ["wipefs", "shred", "dd", "sgdisk", "fdisk", "sfdisk", "parted"],
+      programs: ["wipefs", "blkdiscard", "shred", "dd", "sgdisk", "fdisk", "sfdisk", "parted"],
       check: (inv, hits) => pushHit(hits, wipe(inv)),
     },
     // Disk devices are paths under /dev/: these find nothing in a command without a slash.

@@ -30,6 +30,66 @@ function isInterpreter(name: string): boolean {
 }
 const DECODERS = new NameSet(["base64", "base32", "xxd", "openssl", "uudecode", "rev"]);
 
+/**
+ * Installers their vendors document as `curl ... | sh` (rustup, uv, nvm, Homebrew, Docker, ...):
+ * the usual way to install these tools, fetched over HTTPS from the vendor's own host (and, on
+ * GitHub, the vendor's own repository). Run from there, the installer is reported low, to be
+ * seen rather than blocked; from any other address it stays high.
+ */
+const VENDOR_INSTALLERS: readonly (readonly [host: string, pathPrefix: string])[] = [
+  ["sh.rustup.rs", "/"],
+  ["astral.sh", "/uv/"],
+  ["astral.sh", "/ruff/"],
+  ["bun.sh", "/install"],
+  ["deno.land", "/install.sh"],
+  ["get.pnpm.io", "/install.sh"],
+  ["install.python-poetry.org", "/"],
+  ["get.docker.com", "/"],
+  ["deb.nodesource.com", "/setup_"],
+  ["rpm.nodesource.com", "/setup_"],
+  ["raw.githubusercontent.com", "/nvm-sh/nvm/"],
+  ["raw.githubusercontent.com", "/Homebrew/install/"],
+  ["raw.githubusercontent.com", "/helm/helm/"],
+  ["get.helm.sh", "/"],
+  ["starship.rs", "/install.sh"],
+  ["ollama.com", "/install.sh"],
+  ["tailscale.com", "/install.sh"],
+  ["fnm.vercel.app", "/install"],
+  ["get.k3s.io", "/"],
+  ["sdk.cloud.google.com", "/"],
+];
+
+/** Whether `word` is an HTTPS address of a vendor's documented installer (VENDOR_INSTALLERS). */
+function isVendorInstaller(word: string): boolean {
+  if (!word.startsWith("https://")) return false;
+  let url: URL;
+  try {
+    url = new URL(word);
+  } catch {
+    return false;
+  }
+  return VENDOR_INSTALLERS.some(([host, path]) => url.host === host && url.pathname.startsWith(path));
+}
+
+/** The addresses among `words`, and whether there is one and each is a vendor's installer. */
+function fetchesVendorInstaller(words: readonly string[]): boolean {
+  const urls = words.filter((w) => /^[a-z][a-z0-9+.-]*:\/\//i.test(w));
+  return urls.length > 0 && urls.every(isVendorInstaller);
+}
+
+/** A download run as a script: high, or low when it is a vendor's documented installer. */
+function downloadRun(
+  span: { start: number; end: number },
+  rule: string,
+  what: string,
+  vendor: boolean,
+  score = 0.9,
+): Hit {
+  return vendor
+    ? hitOn(span, `${rule}-vendor`, Severity.LOW, 0.35, `${what} (a vendor's documented installer)`)
+    : hitOn(span, rule, Severity.HIGH, score, what);
+}
+
 function isFetcher(inv: Invocation): boolean {
   return FETCHERS.has(inv.name);
 }
@@ -50,11 +110,30 @@ function executesStdin(inv: Invocation): boolean {
   );
 }
 
-function fetchesIn(pipelines: readonly Pipeline[]): boolean {
+/** The words of the first fetching command in `pipelines` (`curl -fsSL https://...`), if any. */
+function fetcherWords(pipelines: readonly Pipeline[]): string[] | undefined {
   for (const p of pipelines) {
     for (const c of p.commands) {
       const name = basename(c.words.find((w) => !w.text.includes("=") || w.quoted)?.text ?? "");
-      if (FETCHERS.has(name)) return true;
+      if (FETCHERS.has(name)) return c.words.map((w) => w.text);
+    }
+  }
+  return undefined;
+}
+
+/** Whether a substitution decodes what it prints (`$(echo <base64> | base64 -d)`): the hidden script a runner is given. */
+function decodesIn(pipelines: readonly Pipeline[]): boolean {
+  for (const p of pipelines) {
+    for (const c of p.commands) {
+      const words = c.words.map((w) => w.text);
+      const name = basename(words[0] ?? "");
+      if (!DECODERS.has(name)) continue;
+      if (
+        name === "xxd"
+          ? words.includes("-r")
+          : words.some((a) => a === "-d" || a === "--decode" || a === "-D")
+      )
+        return true;
     }
   }
   return false;
@@ -111,8 +190,9 @@ function pipedIntoExecutor(analysis: Analysis, hits: Hit[]): void {
     if (fetch === -1 && decode === -1) continue;
     const exec = members.findIndex(executesStdin);
     if (fetch !== -1 && exec > fetch) {
+      const vendor = fetchesVendorInstaller(members[fetch]!.args);
       hits.push(
-        hitOn(p, "pipe-to-shell", Severity.HIGH, 0.9, `downloaded script piped into ${members[exec]!.name}`),
+        downloadRun(p, "pipe-to-shell", `downloaded script piped into ${members[exec]!.name}`, vendor),
       );
     } else if (decode !== -1 && exec > decode) {
       hits.push(
@@ -130,19 +210,30 @@ function substitutionExec(inv: Invocation): Hit | undefined {
     inv.name === "eval" ||
     inv.name === "source" ||
     inv.name === ".";
-  return runsCode && inv.argWords.some((w) => fetchesIn(w.substitutions))
-    ? hitOn(
+  if (!runsCode) return undefined;
+  if (inv.argWords.some((w) => decodesIn(w.substitutions)))
+    return hitOn(
+      inv,
+      "substitution-decoded-exec",
+      Severity.HIGH,
+      0.9,
+      `${inv.name} runs a script it decodes first`,
+    );
+  for (const w of inv.argWords) {
+    const fetched = fetcherWords(w.substitutions);
+    if (fetched !== undefined)
+      return downloadRun(
         inv,
         "substitution-exec",
-        Severity.HIGH,
-        0.9,
         `${inv.name} runs a script fetched by a substitution`,
-      )
-    : undefined;
+        fetchesVendorInstaller(fetched),
+      );
+  }
+  return undefined;
 }
 
-/** Files downloaded so far in the text, and where each download starts. */
-type Downloads = { file: string; at: number }[];
+/** Files downloaded so far in the text, where each download starts, and whether from a vendor's installer address. */
+type Downloads = { file: string; at: number; vendor: boolean }[];
 
 export const downloadExec = ruleModule<Downloads>({
   name: "download-exec",
@@ -159,7 +250,8 @@ export const downloadExec = ruleModule<Downloads>({
       check(inv, _hits, downloads) {
         if (!isFetcher(inv)) return;
         const file = savedFile(inv);
-        if (file !== undefined) downloads.push({ file, at: inv.start });
+        if (file !== undefined)
+          downloads.push({ file, at: inv.start, vendor: fetchesVendorInstaller(inv.args) });
       },
     },
     {
@@ -171,15 +263,8 @@ export const downloadExec = ruleModule<Downloads>({
         if (downloads.length === 0 || isFetcher(inv)) return;
         const download = downloads.find((d) => d.at <= inv.start && runsFile(inv, d.file));
         if (download) {
-          hits.push(
-            hitOn(
-              { start: download.at, end: inv.end },
-              "download-run",
-              Severity.HIGH,
-              0.85,
-              "downloaded file executed",
-            ),
-          );
+          const span = { start: download.at, end: inv.end };
+          hits.push(downloadRun(span, "download-run", "downloaded file executed", download.vendor, 0.85));
         }
       },
     },

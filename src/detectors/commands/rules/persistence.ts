@@ -18,10 +18,13 @@ import { type Hit, hitOn, operands, pushHit, READ_ONLY } from "./types.js";
  * program other than a pure reader that names such a path is treated as writing it, because
  * file writes hide behind many programs' options (`-o`, `--output`, `of=`, `--log-file`).
  * Appends to `~/.bashrc` are common in honest setup steps (a PATH, an alias, an editor), so
- * they weigh less, and least when the lines are written out in the command itself: the analysis
- * judges those lines as shell on their own (an appended `curl ... | sh` is a download-and-execute
- * finding), so the append only says where they go. Except for the aliases and functions that
- * shadow a command people trust with a password or root, the old trick for capturing both.
+ * they weigh less, and least when the lines are written out in the command itself and only
+ * configure the shell (variables, aliases, sourcing a tool's environment): a line that runs a
+ * program at every login (`nohup /tmp/.x/miner &`) is what persistence is for. The analysis
+ * also judges the lines as shell on their own (an appended `curl ... | sh` is a
+ * download-and-execute finding). Aliases and functions that shadow a command people trust with
+ * a password or root, the old trick for capturing both, are not configuration either.
+ * Changing a location's mode or owner (`chmod 600 ~/.ssh/authorized_keys`) writes nothing to it.
  */
 
 const READERS: ReadonlySet<string> = new Set([
@@ -49,6 +52,9 @@ const READERS: ReadonlySet<string> = new Set([
   ".",
   "ssh-keygen",
 ]);
+
+/** Programs that change a file's mode, owner or times, not what it holds. */
+const METADATA_ONLY: ReadonlySet<string> = new Set(["chmod", "chown", "chgrp", "touch", "setfacl", "chattr"]);
 
 /** Programs whose last operand is the only one written. */
 const COPIERS: ReadonlySet<string> = new Set(["cp", "mv", "install", "ln", "rsync", "scp"]);
@@ -171,7 +177,7 @@ function namedPaths(inv: Invocation): string[] {
   if (COPIERS.has(inv.name)) {
     const destination = operands(inv.args).at(-1);
     if (destination !== undefined) named(out, destination);
-  } else if (!READERS.has(inv.name) && inv.name !== "") {
+  } else if (!READERS.has(inv.name) && !METADATA_ONLY.has(inv.name) && inv.name !== "") {
     for (const a of operands(inv.args)) named(out, a);
     for (const w of inv.argWords) {
       if ((w.facts & WordFact.slash) === 0) continue;
@@ -200,10 +206,46 @@ function writtenLines(inv: Invocation): string | undefined {
   return inv.redirects.find((r) => r.body !== undefined && (r.op === "<<" || r.op === "<<-"))?.body;
 }
 
-/** Known lines appended to a shell start-up file: judged on their own, so only a weak signal here. */
-function judgedLinesAppended(inv: Invocation): boolean {
+/** Keywords that open a line which sets a shell option, key binding or completion. */
+const OPTION_KEYWORDS: readonly string[] = [
+  "set -o ",
+  "setopt ",
+  "shopt -s ",
+  "bindkey ",
+  "complete ",
+  "autoload ",
+  "unalias ",
+];
+const ASSIGNMENT = /^(?:export |readonly |typeset |declare -[a-zA-Z]+ )?[A-Za-z_][A-Za-z0-9_]*=/;
+const ALIAS = /^alias [^=\s]+=/;
+const SOURCE = /^(?:source|\.) [^;&|]+$/;
+/** `eval "$(direnv hook zsh)"`, `eval "$(starship init bash)"`: a tool's own shell set-up. */
+const TOOL_SETUP = /^eval "\$\([a-z0-9_-]+ (?:hook|init|env|completion)\b[^;&|]*\)"$/;
+
+/**
+ * A line that only configures the shell: a variable, an alias, an option or completion, or
+ * sourcing a tool's environment (`. "$HOME/.cargo/env"`, `eval "$(direnv hook zsh)"`).
+ */
+function isConfigurationLine(line: string): boolean {
+  return (
+    line === "" ||
+    line.startsWith("#") ||
+    ASSIGNMENT.test(line) ||
+    ALIAS.test(line) ||
+    OPTION_KEYWORDS.some((k) => line.startsWith(k)) ||
+    SOURCE.test(line) ||
+    TOOL_SETUP.test(line)
+  );
+}
+
+/** Lines appended to a shell start-up file that the command writes out and that only configure the shell. */
+function configurationAppended(inv: Invocation): boolean {
   const lines = writtenLines(inv);
-  return lines !== undefined && !SHADOWS_TRUSTED.test(lines);
+  if (lines === undefined || SHADOWS_TRUSTED.test(lines)) return false;
+  return lines
+    .split(/\n|\\n/)
+    .map((line) => line.trim())
+    .every(isConfigurationLine);
 }
 
 /** The first persistence location the command names, whatever its program: writes hide behind many options. */
@@ -217,7 +259,7 @@ function persistenceWrite(inv: Invocation): Hit | undefined {
   for (const path of namedPaths(inv)) {
     const kind = persistenceKind(path);
     if (kind === undefined) continue;
-    if (kind === "shell-rc" && judgedLinesAppended(inv))
+    if (kind === "shell-rc" && configurationAppended(inv))
       return hitOn(inv, "persistence-shell-rc", Severity.LOW, 0.35, `adds lines to ${normalizePath(path)}`);
     const [severity, score] = WEIGHT[kind];
     return hitOn(inv, `persistence-${kind}`, severity, score, `writes ${normalizePath(path)}`);
@@ -237,4 +279,4 @@ export const persistence = ruleModule({
   after: (analysis, hits) => append(hits, codePersistence(analysis)),
 });
 
-export const persistencePatterns: readonly RegExp[] = [CODE_WRITE];
+export const persistencePatterns: readonly RegExp[] = [CODE_WRITE, ASSIGNMENT, ALIAS, SOURCE, TOOL_SETUP];

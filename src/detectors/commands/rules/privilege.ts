@@ -137,6 +137,45 @@ function emulatorRootMount(inv: Invocation): Hit | undefined {
 const CONTAINER_TOOLS: ReadonlySet<string> = new Set(["docker", "podman", "nerdctl", "ctr", "lxc", "incus"]);
 
 /** A container given the host's root file system (`-v /:/mnt`, `source=/`): root on the host. */
+/** Files that must stay unreadable by others (password hashes, sudo rules), not only unwritable. */
+const SECRET_PRIVILEGE_FILE = /^\/etc\/(?:g?shadow-?|sudoers(?:\.d(?:\/.*)?)?)$/;
+
+/** A symbolic mode by which others (`o`, `a`, or no one named, meaning all) gain write, or read. */
+const OTHERS_GAIN_WRITE = /(?:^|,)(?:[ug]*[oa][ugoa]*)?\+[rwxXst]*w/;
+const OTHERS_GAIN_READ = /(?:^|,)(?:[ug]*[oa][ugoa]*)?\+[rwxXst]*r/;
+
+/** Whether chmod's `mode` lets group or others write `file`, or others read it when it is secret. */
+function modeOpens(mode: string, file: string): boolean {
+  const secret = SECRET_PRIVILEGE_FILE.test(normalizePath(file));
+  const numeric = /^[0-7]{3,4}$/.test(mode);
+  if (numeric) {
+    const others = Number(mode.at(-1));
+    const group = Number(mode.at(-2));
+    return (group & 2) !== 0 || (others & 2) !== 0 || (secret && (others & 4) !== 0);
+  }
+  return OTHERS_GAIN_WRITE.test(mode) || (secret && OTHERS_GAIN_READ.test(mode));
+}
+
+/**
+ * `chmod 666 /etc/shadow`, `chmod o+r /etc/sudoers`, `chown mallory /etc/passwd`: the account and
+ * sudo files opened to others, which reads every password hash or grants root. Their usual modes
+ * (`640 /etc/shadow`, `440 /etc/sudoers`, `644 /etc/passwd`) and root ownership are left alone.
+ */
+function privilegeFileOpened(inv: Invocation): Hit | undefined {
+  if (inv.name !== "chmod" && inv.name !== "chown" && inv.name !== "chgrp") return undefined;
+  const ops = operands(inv.args);
+  const spec = ops[0] ?? "";
+  const file = ops.slice(1).find(isPrivilegeFile);
+  if (file === undefined) return undefined;
+  const opens =
+    inv.name === "chmod"
+      ? modeOpens(spec, file)
+      : !/^(?:root|0)?(?:[:.](?:root|shadow|0))?$/.test(inv.name === "chgrp" ? `:${spec}` : spec);
+  return opens
+    ? hitOn(inv, "privilege-file-opened", Severity.HIGH, 0.85, `opens ${normalizePath(file)} to others`)
+    : undefined;
+}
+
 function hostRootMount(inv: Invocation): Hit | undefined {
   if (!CONTAINER_TOOLS.has(inv.name)) return undefined;
   const mountsRoot = inv.args.some((a) => a.startsWith("/:/") || /(^|,)(src|source)=\/(,|$)/.test(a));
@@ -149,6 +188,7 @@ export const privilege = ruleModule({
   name: "privilege",
   commands: [
     { programs: ["chmod", "install", "mkdir"], check: (inv, hits) => pushHit(hits, setuid(inv)) },
+    { programs: ["chmod", "chown", "chgrp"], check: (inv, hits) => pushHit(hits, privilegeFileOpened(inv)) },
     {
       programs: ["usermod", "useradd", "gpasswd", "adduser", "addgroup"],
       check: (inv, hits) => pushHit(hits, groups(inv)),
