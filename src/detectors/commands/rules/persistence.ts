@@ -219,22 +219,31 @@ const OPTION_KEYWORDS: readonly string[] = [
 const ASSIGNMENT = /^(?:export |readonly |typeset |declare -[a-zA-Z]+ )?[A-Za-z_][A-Za-z0-9_]*=/;
 const ALIAS = /^alias [^=\s]+=/;
 const SOURCE = /^(?:source|\.) [^;&|]+$/;
+/** Where nothing a login should source or run lives: scratch directories anyone can write. */
+const SCRATCH_PATH = /(?:^|[\s"'=:])(?:\/tmp|\/var\/tmp|\/dev\/shm)\//;
+/** Variables whose value the shell runs or loads: a prompt hook, a start-up file, a preloaded library. */
+const RUN_BY_SHELL = /^(?:export )?(?:PROMPT_COMMAND|BASH_ENV|ENV|LD_PRELOAD|LD_AUDIT|PS[0-4])=/;
+/** A command run inside the line: a substitution, a pipe, a list. */
+const RUNS_SOMETHING = /\$\(|`|\||;|&/;
 /** `eval "$(direnv hook zsh)"`, `eval "$(starship init bash)"`: a tool's own shell set-up. */
 const TOOL_SETUP = /^eval "\$\([a-z0-9_-]+ (?:hook|init|env|completion)\b[^;&|]*\)"$/;
 
 /**
  * A line that only configures the shell: a variable, an alias, an option or completion, or
- * sourcing a tool's environment (`. "$HOME/.cargo/env"`, `eval "$(direnv hook zsh)"`).
+ * sourcing a tool's environment (`. "$HOME/.cargo/env"`, `eval "$(direnv hook zsh)"`). Not one
+ * that runs something itself (a substitution, a pipe), names a scratch directory (`. /tmp/.x`),
+ * or sets what the shell runs by itself (`PROMPT_COMMAND`, `BASH_ENV`, `LD_PRELOAD`).
  */
 function isConfigurationLine(line: string): boolean {
+  if (TOOL_SETUP.test(line)) return true;
+  if (RUNS_SOMETHING.test(line) || SCRATCH_PATH.test(line) || RUN_BY_SHELL.test(line)) return false;
   return (
     line === "" ||
     line.startsWith("#") ||
     ASSIGNMENT.test(line) ||
     ALIAS.test(line) ||
     OPTION_KEYWORDS.some((k) => line.startsWith(k)) ||
-    SOURCE.test(line) ||
-    TOOL_SETUP.test(line)
+    SOURCE.test(line)
   );
 }
 
@@ -279,4 +288,13 @@ export const persistence = ruleModule({
   after: (analysis, hits) => append(hits, codePersistence(analysis)),
 });
 
-export const persistencePatterns: readonly RegExp[] = [CODE_WRITE, ASSIGNMENT, ALIAS, SOURCE, TOOL_SETUP];
+export const persistencePatterns: readonly RegExp[] = [
+  CODE_WRITE,
+  ASSIGNMENT,
+  ALIAS,
+  SOURCE,
+  TOOL_SETUP,
+  SCRATCH_PATH,
+  RUN_BY_SHELL,
+  RUNS_SOMETHING,
+];
