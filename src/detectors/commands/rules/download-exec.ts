@@ -71,7 +71,7 @@ function isVendorInstaller(word: string): boolean {
   return VENDOR_INSTALLERS.some(([host, path]) => url.host === host && url.pathname.startsWith(path));
 }
 
-/** The addresses among `words`, and whether there is one and each is a vendor's installer. */
+/** Whether `words` name at least one address, and every address they name is a vendor's installer. */
 function fetchesVendorInstaller(words: readonly string[]): boolean {
   const urls = words.filter((w) => /^[a-z][a-z0-9+.-]*:\/\//i.test(w));
   return urls.length > 0 && urls.every(isVendorInstaller);
@@ -126,25 +126,23 @@ function decodesIn(pipelines: readonly Pipeline[]): boolean {
   for (const p of pipelines) {
     for (const c of p.commands) {
       const words = c.words.map((w) => w.text);
-      const name = basename(words[0] ?? "");
-      if (!DECODERS.has(name)) continue;
-      if (
-        name === "xxd"
-          ? words.includes("-r")
-          : words.some((a) => a === "-d" || a === "--decode" || a === "-D")
-      )
-        return true;
+      if (decodes(basename(words[0] ?? ""), words.slice(1))) return true;
     }
   }
   return false;
 }
 
+/** Whether program `name` with `args` decodes what it reads (`base64 -d`, `xxd -r`, `openssl enc -d`). */
+function decodes(name: string, args: readonly string[]): boolean {
+  if (!DECODERS.has(name)) return false;
+  if (name === "xxd") return args.includes("-r");
+  if (name === "openssl") return args.includes("-d") || args.includes("base64");
+  if (name === "rev" || name === "uudecode") return true;
+  return args.some((a) => a === "-d" || a === "--decode" || a === "-D");
+}
+
 function isDecoder(inv: Invocation): boolean {
-  if (!DECODERS.has(inv.name)) return false;
-  if (inv.name === "xxd") return inv.args.includes("-r");
-  if (inv.name === "openssl") return inv.args.includes("-d") || inv.args.includes("base64");
-  if (inv.name === "rev" || inv.name === "uudecode") return true;
-  return inv.args.some((a) => a === "-d" || a === "--decode" || a === "-D");
+  return decodes(inv.name, inv.args);
 }
 
 /** Where a fetcher saves its download, if it names a file. */
