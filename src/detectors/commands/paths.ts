@@ -127,13 +127,18 @@ const IRREPLACEABLE_STORES: ReadonlySet<string> = new Set([
   "/var/lib/redis",
 ]);
 
+/**
+ * The directory `raw` names, normalised and lower-cased, `dir/*` read as `dir` (and `/*` as
+ * `/`): how a delete or a search names where it works.
+ */
+export function namedDirectory(raw: string): string {
+  const p = normalizePath(raw).toLowerCase();
+  return p.endsWith("/*") ? p.slice(0, -2) || "/" : p;
+}
+
 /** Whether deleting `raw` recursively loses what no build or download restores (see IRREPLACEABLE_STORES). */
 export function isIrreplaceableStore(raw: string): boolean {
-  let p = normalizePath(raw).toLowerCase();
-  if (p.endsWith("/*")) p = p.slice(0, -2);
-  let end = p.length;
-  while (end > 1 && p.charCodeAt(end - 1) === 0x2f) end--;
-  return IRREPLACEABLE_STORES.has(p.slice(0, end));
+  return IRREPLACEABLE_STORES.has(namedDirectory(raw));
 }
 
 /** Whole-disk and partition devices (`/dev/sda`, `/dev/nvme0n1p2`, `/dev/mapper/x`). */

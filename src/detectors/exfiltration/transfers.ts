@@ -3,6 +3,7 @@ import { isSensitiveFile, normalizePath, pathTokens } from "../commands/paths.js
 import {
   type Hit,
   hitOn,
+  isPythonName,
   NETWORK_SENDERS,
   operands,
   optionValue,
@@ -113,7 +114,7 @@ export function readsSecrets(pipelines: readonly Pipeline[]): boolean {
 
 export function fileServer(inv: Invocation): boolean {
   const a = inv.args;
-  if (inv.name.startsWith("python") && /^python[0-9.]*$/.test(inv.name))
+  if (isPythonName(inv.name))
     return a.includes("-m") && a.some((x) => x === "http.server" || x === "SimpleHTTPServer");
   if (inv.name === "ruby") return a.includes("-run") || a.some((x) => x.includes("httpd"));
   if (inv.name === "php") return a.includes("-S") && a.some((x) => x.startsWith("0.0.0.0"));

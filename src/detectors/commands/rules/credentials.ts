@@ -1,10 +1,11 @@
 import { Severity } from "../../../../gen/guard/v1/types_pb.js";
 import { append } from "../append.js";
-import { isOnePathToken, normalizePath, pathTokens, secretKind } from "../paths.js";
+import { isOnePathToken, namedDirectory, normalizePath, pathTokens, secretKind } from "../paths.js";
 import type { Analysis, Invocation } from "../shell/analyze.js";
+import { basename } from "../shell/wrappers.js";
 import { factsOf, WordFact } from "../shell/word-facts.js";
 import { ANY_PROGRAM, ruleModule, Trait } from "./dispatch.js";
-import { type Hit, hitOn, NETWORK_SENDERS, operands, pushHit } from "./types.js";
+import { findRoots, type Hit, hitOn, isPythonName, NETWORK_SENDERS, operands, pushHit } from "./types.js";
 
 /**
  * Credential dumping: reading the system password hashes, private keys, cloud and tool
@@ -317,11 +318,13 @@ function mentionsDumpWords(inv: Invocation): boolean {
 /** Programs that search contents or names, which a credential hunt runs. */
 const HUNTERS: ReadonlySet<string> = new Set(["grep", "egrep", "fgrep", "rg", "ag", "find"]);
 
-/** Roots a credential hunt starts from: the whole machine or every user's home, not a project. */
+/**
+ * Roots a credential hunt starts from: the whole machine or every user's home, not a project.
+ * (`/root` is a home, which paths normalise to `~`, and searching one's own home is left alone.)
+ */
 const HUNT_ROOTS: ReadonlySet<string> = new Set([
   "/",
   "/home",
-  "/root",
   "/etc",
   "/var",
   "/opt",
@@ -336,8 +339,7 @@ const HUNTED_NAMES =
   /^\*?(?:id_(?:rsa|dsa|ecdsa|ed25519)|\*?\.pem|\*?\.key|\*?\.kdbx|\.env|credentials|\*?\.p12|\*?\.pfx|\.git-credentials|\.netrc)$/i;
 
 function isHuntRoot(raw: string): boolean {
-  const p = normalizePath(raw).replace(/\/\*?$/, "") || "/";
-  return HUNT_ROOTS.has(p.toLowerCase());
+  return HUNT_ROOTS.has(namedDirectory(raw));
 }
 
 /**
@@ -346,12 +348,9 @@ function isHuntRoot(raw: string): boolean {
  */
 function credentialHunt(inv: Invocation): Hit | undefined {
   if (!HUNTERS.has(inv.name)) return undefined;
-  const ops = operands(inv.args);
   if (inv.name === "find") {
-    const firstTest = inv.args.findIndex((a) => a.startsWith("-"));
-    const roots = firstTest === -1 ? inv.args : inv.args.slice(0, firstTest);
-    const names = inv.args.filter((a, k) => k > 0 && /^-i?name$/.test(inv.args[k - 1] ?? ""));
-    return roots.some(isHuntRoot) && names.some((n) => HUNTED_NAMES.test(n))
+    const names = inv.args.filter((_, k) => k > 0 && /^-i?name$/.test(inv.args[k - 1] ?? ""));
+    return findRoots(inv.args).some(isHuntRoot) && names.some((n) => HUNTED_NAMES.test(n))
       ? hitOn(inv, "credential-hunt", Severity.MEDIUM, 0.75, "searches the file system for key files")
       : undefined;
   }
@@ -359,6 +358,7 @@ function credentialHunt(inv: Invocation): Hit | undefined {
     inv.name === "rg" ||
     inv.name === "ag" ||
     inv.args.some((a) => /^-[a-zA-Z]*[rR]/.test(a) || a === "--recursive");
+  const ops = operands(inv.args);
   return recursive && ops.some(isHuntRoot) && ops.some((o) => HUNTED_WORDS.test(o))
     ? hitOn(inv, "credential-hunt", Severity.MEDIUM, 0.75, "searches the file system for passwords and keys")
     : undefined;
@@ -377,9 +377,9 @@ const SCRIPT_RUNNERS: ReadonlySet<string> = new Set([
 
 /** `python3 laZagne.py all`, `perl mimipenguin.pl`: a dumping tool run as an interpreter's script. */
 function dumpScript(inv: Invocation): Hit | undefined {
-  if (!SCRIPT_RUNNERS.has(inv.name) && !/^python[0-9.]*$/.test(inv.name)) return undefined;
+  if (!SCRIPT_RUNNERS.has(inv.name) && !isPythonName(inv.name)) return undefined;
   const script = operands(inv.args)[0];
-  return script !== undefined && isDumpTool(script.slice(script.lastIndexOf("/") + 1))
+  return script !== undefined && isDumpTool(basename(script))
     ? hitOn(inv, "dump-tool", Severity.HIGH, 0.9, "runs a credential dumping tool")
     : undefined;
 }

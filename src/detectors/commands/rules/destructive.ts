@@ -3,7 +3,16 @@ import { append } from "../append.js";
 import { isBlockDevice, isCriticalDeleteTarget, isIrreplaceableStore, normalizePath } from "../paths.js";
 import type { Analysis, Invocation } from "../shell/analyze.js";
 import { ruleModule, Trait } from "./dispatch.js";
-import { flagSet, type Hit, hitOn, operands, optionValue, pushHit, redirectWrites } from "./types.js";
+import {
+  findRoots,
+  flagSet,
+  type Hit,
+  hitOn,
+  operands,
+  optionValue,
+  pushHit,
+  redirectWrites,
+} from "./types.js";
 
 /**
  * Commands that destroy data or the system: recursive deletes of `/`, home or system
@@ -33,12 +42,7 @@ function rm(inv: Invocation): Hit[] {
 }
 
 function find(inv: Invocation): Hit[] {
-  const roots: string[] = [];
-  for (const a of inv.args) {
-    if (a.startsWith("-") || a === "!" || a === "(") break;
-    roots.push(a);
-  }
-  if (!roots.some(isCriticalDeleteTarget)) return [];
+  if (!findRoots(inv.args).some(isCriticalDeleteTarget)) return [];
   const deletes =
     inv.args.includes("-delete") ||
     inv.args.some(

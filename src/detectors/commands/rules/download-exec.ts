@@ -4,7 +4,7 @@ import type { Pipeline } from "../shell/ast.js";
 import { NameSet } from "../shell/name-table.js";
 import { basename } from "../shell/wrappers.js";
 import { ruleModule, Trait } from "./dispatch.js";
-import { type Hit, hitOn, operands, optionValue, pushHit, redirectWrites } from "./types.js";
+import { type Hit, hitOn, isPythonName, operands, optionValue, pushHit, redirectWrites } from "./types.js";
 
 /**
  * Running code fetched from the network without review: `curl | sh`, `bash <(curl ...)`,
@@ -26,7 +26,7 @@ const INTERPRETERS: ReadonlySet<string> = new Set([
 
 /** `python`, `python3.11`, `perl`, ...: programs that run a script named or read on standard input. */
 function isInterpreter(name: string): boolean {
-  return INTERPRETERS.has(name) || (name.startsWith("python") && /^python[0-9.]*$/.test(name));
+  return INTERPRETERS.has(name) || isPythonName(name);
 }
 const DECODERS = new NameSet(["base64", "base32", "xxd", "openssl", "uudecode", "rev"]);
 

@@ -136,7 +136,6 @@ function emulatorRootMount(inv: Invocation): Hit | undefined {
 
 const CONTAINER_TOOLS: ReadonlySet<string> = new Set(["docker", "podman", "nerdctl", "ctr", "lxc", "incus"]);
 
-/** A container given the host's root file system (`-v /:/mnt`, `source=/`): root on the host. */
 /** Files that must stay unreadable by others (password hashes, sudo rules), not only unwritable. */
 const SECRET_PRIVILEGE_FILE = /^\/etc\/(?:g?shadow-?|sudoers(?:\.d(?:\/.*)?)?)$/;
 
@@ -176,6 +175,7 @@ function privilegeFileOpened(inv: Invocation): Hit | undefined {
     : undefined;
 }
 
+/** A container given the host's root file system (`-v /:/mnt`, `source=/`): root on the host. */
 function hostRootMount(inv: Invocation): Hit | undefined {
   if (!CONTAINER_TOOLS.has(inv.name)) return undefined;
   const mountsRoot = inv.args.some((a) => a.startsWith("/:/") || /(^|,)(src|source)=\/(,|$)/.test(a));

@@ -18,6 +18,21 @@ export interface Hit {
   readonly reason: string;
 }
 
+/** `python`, `python3`, `python3.11`: the Python interpreter under any of its versioned names. */
+export function isPythonName(name: string): boolean {
+  return name.startsWith("python") && /^python[0-9.]*$/.test(name);
+}
+
+/** The starting points `find` searches: its arguments before the first test (`-name`, `!`, `(`). */
+export function findRoots(args: readonly string[]): string[] {
+  const roots: string[] = [];
+  for (const a of args) {
+    if (a.startsWith("-") || a === "!" || a === "(") break;
+    roots.push(a);
+  }
+  return roots;
+}
+
 export function hitOn(
   span: { readonly start: number; readonly end: number },
   rule: string,
