@@ -78,15 +78,34 @@ const BACK_QUALIFIER =
   "(?:(?:all (?:of )?|any (?:of )?)(?:the |your )?(?:previous|prior|above|preceding|earlier|system)|(?:all (?:of )?|any (?:of )?)?your(?: (?:previous|prior|above|preceding|earlier|original|initial|system|current|existing))?|previous|previously given|prior|above|preceding|earlier|original|initial|system|the system)";
 /** The same, anywhere a few words before the noun ("the previous", "all the above"): the soft override's qualifier. */
 const SOFT_PRIOR = "(?:previous|previously|prior|above|preceding|earlier|original|initial|system|your)";
-const AI_NOUN =
-  "(?:ai|a\\.i\\.|ai assistant|assistant|llm|llms|large language model|language model|chatbot|gpt|chatgpt|claude|gemini|copilot|bot|agent|ai agent|model)";
+/** Names of the model, as an alternation (AI_NOUN); longer forms after the words they start with. */
+const AI_NOUN_WORDS: readonly string[] = [
+  "ai",
+  "a\\.i\\.",
+  "ai assistant",
+  "assistant",
+  "llm",
+  "llms",
+  "large language model",
+  "language model",
+  "chatbot",
+  "gpt",
+  "chatgpt",
+  "claude",
+  "gemini",
+  "copilot",
+  "bot",
+  "agent",
+  "ai agent",
+  "model",
+];
+const AI_NOUN = `(?:${AI_NOUN_WORDS.join("|")})`;
 /**
  * An AI noun as a transcript's speaker label would not use it for a person: not a bare "agent"
  * (support agents) or "bot" (chat bots posting reminders), which a label only names as the model
- * in compounds ("ai-agent:", "AI bot:").
+ * in compounds ("ai-agent:", "AI bot:", which the label pattern reads as a noun and a suffix).
  */
-const AI_LABEL =
-  "(?:ai|a\\.i\\.|ai assistant|assistant|llm|llms|large language model|language model|chatbot|gpt|chatgpt|claude|gemini|copilot|model)";
+const AI_LABEL = `(?:${AI_NOUN_WORDS.filter((w) => w !== "bot" && w !== "agent" && w !== "ai agent").join("|")})`;
 /**
  * Who a text addresses by name: an AI noun, possibly qualified ("support AI", "AI shopping
  * assistants"), or the automated reader of a document ("the summarizer", "automated
