@@ -100,6 +100,10 @@ const AI_NOUN_WORDS: readonly string[] = [
   "model",
 ];
 const AI_NOUN = `(?:${AI_NOUN_WORDS.join("|")})`;
+/** The anchors of the AI nouns (anchors.ts matches words): the first word of each, as written. */
+const AI_NOUN_ANCHORS: readonly string[] = [
+  ...new Set(AI_NOUN_WORDS.map((w) => (w.split(" ")[0] ?? w).replaceAll("\\.", "."))),
+];
 /**
  * An AI noun as a transcript's speaker label would not use it for a person: not a bare "agent"
  * (support agents) or "bot" (chat bots posting reminders), which a label only names as the model
@@ -363,22 +367,7 @@ export const FAMILIES: readonly Family[] = [
     harm: "injection",
     weight: { document: 0.75, user: 0.15, inventory: 0.3 },
     anchors: [
-      "ai",
-      "a.i.",
-      "assistant",
-      "llm",
-      "llms",
-      "large",
-      "language",
-      "chatbot",
-      "gpt",
-      "chatgpt",
-      "claude",
-      "gemini",
-      "copilot",
-      "bot",
-      "agent",
-      "model",
+      ...AI_NOUN_ANCHORS,
       "dear",
       "note",
       "when",
