@@ -786,6 +786,13 @@ export const FAMILIES: readonly Family[] = [
       "reply",
       "become",
       "be",
+      "twin",
+      "version",
+      "copy",
+      "clone",
+      "side",
+      "ego",
+      "self",
     ],
     patterns: [
       re(
@@ -819,7 +826,12 @@ export const FAMILIES: readonly Family[] = [
       ),
       // A named AI: "you are Cipher, an AI that ...", "respond as Jolt, a model ...".
       re(
-        `\\b(?:you are|you're|(?:act|respond|answer|reply) as|play|become|be) [a-z][a-z0-9-]{1,20},? (?:an?|the) ${gap(2)}(?:ai|model|language model|assistant|chatbot|bot|llm)\\b`,
+        `\\b(?:you are|you're|(?:act|respond|answer|reply) as|play|become|be) [a-z][a-z0-9-]{1,20},? (?:an?|the) ${gap(2)}(?:ai|model|language model|assistant|chatbot|bot|llm|superintelligence)\\b`,
+      ),
+      // A second self set beside the assistant: "an evil twin of the assistant", "the
+      // unfiltered version of yourself".
+      re(
+        `\\b(?:evil|dark|darker|shadow|rogue|unfiltered|uncensored|unrestricted|alter) (?:twin|version|copy|clone|side|ego|self) of (?:the assistant|you|yourself|chatgpt|the model|the ai)\\b`,
       ),
     ],
     dampable: true,
@@ -949,6 +961,16 @@ export const FAMILIES: readonly Family[] = [
       "constraints",
       "every",
       "any",
+      "refus*",
+      "declin*",
+      "training",
+      "makers",
+      "creators",
+      "developers",
+      "morality",
+      "morals",
+      "law",
+      "laws",
     ],
     patterns: [
       re(
@@ -983,6 +1005,19 @@ export const FAMILIES: readonly Family[] = [
       re(
         `\\b(?:forget|ignore|disregard) ${gap(2)}(?:tos|terms of service|content polic(?:y|ies)|usage polic(?:y|ies))\\b`,
       ),
+      // Refusal ruled out without a negation: "refuses nothing", "answer without refusing".
+      re(
+        `\\b(?:refuses?|refusing|declines?|declining) nothing\\b|\\bwithout (?:ever )?(?:refusing|declining)\\b|\\bno refusals?\\b`,
+      ),
+      // What the assistant's limits keep out, asked for: "what your policies forbid", "every
+      // request the assistant would refuse".
+      re(
+        `\\b(?:your|its|the assistant's|the model's) (?:policies|rules|guidelines|filters|training|makers|creators|developers) (?:forbid|forbids|prohibit|prohibits|disallow|disallows|would block|block)\\b`,
+      ),
+      re(
+        `\\b(?:the assistant|you|your normal self|your usual self|chatgpt) would (?:normally |usually |otherwise |ordinarily )?(?:refuse|decline)\\b`,
+      ),
+      re(`\\babove ${gap(1)}(?:morality|morals|ethics|the law|all laws)\\b`),
     ],
     dampable: true,
   },
@@ -991,9 +1026,10 @@ export const FAMILIES: readonly Family[] = [
     label: "dual-response format",
     harm: "jailbreak",
     weight: { document: 0.35, user: 0.45, inventory: 0.35 },
-    anchors: ["two", "["],
+    anchors: ["two", "[", "twice"],
     patterns: [
       re(`\\btwo (?:different |separate )?(?:ways|responses|answers|paragraphs)\\b`),
+      re(`\\b(?:respond|answer|reply) twice\\b`),
       re(`\\[(?:🔒|🔓|lock|unlock)[^\\]]{0,20}\\]`),
     ],
     dampable: false,
@@ -1095,7 +1131,7 @@ export const FAMILIES: readonly Family[] = [
         `\\billegal|\\b(?:legality|legal or not)\\b|\\b(?:profan|swear)|\\b(?:harmful|dangerous|offensive|explicit|vulgar|nsfw|lewd|inappropriate|forbidden|taboo|evil|rogue|malicious)\\b`,
       ),
       re(
-        `\\b(?:(?:do|does|doing) anything|whatever|no matter (?:what|how)|regardless|freed|free (?:from|of)|freedom|liberated|unchained|unbound|unleashed|boundaries|safety (?:guidelines|rules|filters?|training|layers?|checks|protocols|settings|restrictions))\\b|\\b(?:guardrail|safeguard)`,
+        `\\b(?:(?:do|does|doing) anything|whatever|no matter (?:what|how)|regardless|freed|free (?:from|of)|freedom|liberated|unchained|unbound|unleashed|boundaries|safety (?:guidelines|rules|filters?|training|layers?|checks|protocols|settings|restrictions|polic(?:y|ies))|(?:every|any|no) rule)\\b|\\b(?:guardrail|safeguard)`,
       ),
     ],
     dampable: false,

@@ -665,7 +665,30 @@ export const FAMILY_TRIGGERS: Readonly<Record<string, readonly Trigger[]>> = {
         " become ",
         " be ",
       ],
-      [" ai ", " model ", " language model ", " assistant ", " chatbot ", " bot ", " llm "],
+      [
+        " ai ",
+        " model ",
+        " language model ",
+        " assistant ",
+        " chatbot ",
+        " bot ",
+        " llm ",
+        " superintelligence ",
+      ],
+    ],
+    [
+      [
+        " evil ",
+        " dark ",
+        " darker ",
+        " shadow ",
+        " rogue ",
+        " unfiltered ",
+        " uncensored ",
+        " unrestricted ",
+        " alter ",
+      ],
+      x([" twin", " version", " copy", " clone", " side", " ego", " self"], [" of "]),
     ],
   ],
   named_jailbreak: [
@@ -863,10 +886,39 @@ export const FAMILY_TRIGGERS: Readonly<Record<string, readonly Trigger[]>> = {
       [" forget", " ignore", " disregard"],
       [" tos", " terms of service", " content polic", " usage polic"],
     ],
+    [
+      [
+        ...x([" refuse", " refuses", " refusing", " decline", " declines", " declining"], [" nothing "]),
+        ...x([" without ", " without ever "], ["refusing ", "declining "]),
+        " no refusal",
+      ],
+    ],
+    [
+      [" your ", " its ", " the assistant s ", " the model s "],
+      x(
+        [
+          " policies",
+          " rules",
+          " guidelines",
+          " filters",
+          " training",
+          " makers",
+          " creators",
+          " developers",
+        ],
+        [" forbid", " prohibit", " disallow", " would block ", " block "],
+      ),
+    ],
+    [
+      x([" the assistant", " you", " your normal self", " your usual self", " chatgpt"], [" would "]),
+      [" refuse ", " decline "],
+    ],
+    [[" above "], [" morality ", " morals ", " ethics ", " the law ", " all laws "]],
   ],
   dual_response: [
     [[" two ways", " two responses", " two answers", " two paragraphs", " two different ", " two separate "]],
     [["%["], ["%lock", " lock", " unlock"]],
+    [[" respond twice ", " answer twice ", " reply twice "]],
   ],
   limit_talk: [
     [
@@ -954,8 +1006,10 @@ export const FAMILY_TRIGGERS: Readonly<Record<string, readonly Trigger[]>> = {
         " protocols ",
         " settings ",
         " restrictions ",
+        " polic",
       ],
     ],
+    [[" every rule ", " any rule ", " no rule "]],
   ],
   jailbreak_device: [
     [
