@@ -10,7 +10,7 @@ import type { Invocation } from "../commands/shell/analyze.js";
  * too long and too random to be a real host name.
  */
 
-const RESOLVERS = new Set([
+export const RESOLVERS: ReadonlySet<string> = new Set([
   "dig",
   "nslookup",
   "host",
@@ -56,10 +56,14 @@ function namesOf(inv: Invocation): { text: string; dynamic: boolean }[] {
   return [];
 }
 
+/** The names `inv` looks up: `namesOf`, but none for a `getent` database other than hosts. */
+export function resolvedNames(inv: Invocation): { text: string; dynamic: boolean }[] {
+  return inv.name === "getent" && operands(inv.args)[0] !== "hosts" ? [] : namesOf(inv);
+}
+
 /** The verdict on one command: the first host name it resolves that carries data. */
 function dnsSend(inv: Invocation): Hit | undefined {
-  if (inv.name === "getent" && operands(inv.args)[0] !== "hosts") return undefined;
-  for (const name of namesOf(inv)) {
+  for (const name of resolvedNames(inv)) {
     if (name.dynamic && name.text.includes("."))
       return hitOn(inv, "dns-substitution", Severity.HIGH, 0.85, "command output placed in a host name");
     if (name.text.split(".").some(encodedLabel))

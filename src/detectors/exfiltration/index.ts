@@ -7,6 +7,7 @@ import { dispatchTable, runRules } from "../commands/rules/dispatch.js";
 import type { Hit } from "../commands/rules/types.js";
 import type { Analysis } from "../commands/shell/analyze.js";
 import { dnsExfiltration } from "./dns.js";
+import { dnsVariables } from "./dns-variables.js";
 import { markdownExfiltration } from "./markdown.js";
 import { sendTraits } from "./traits.js";
 import { uploads } from "./uploads.js";
@@ -24,7 +25,7 @@ export const DATA_EXFILTRATION = "security.data_exfiltration";
 export const exfiltrationPatterns: readonly RegExp[] = uploadPatterns;
 
 /** The rule modules, in the order their hits are reported. */
-export const exfiltrationRules = [uploads, dnsExfiltration] as const;
+export const exfiltrationRules = [uploads, dnsExfiltration, dnsVariables] as const;
 
 // Upload checks for programs they do not name gate on `SendTrait`s rather than the commands detector's traits.
 const TABLE = dispatchTable(exfiltrationRules, sendTraits);
@@ -36,7 +37,7 @@ export function exfiltrationHits(analysis: Analysis): Hit[] {
 
 export const exfiltrationDetector: Detector = {
   name: "exfiltration",
-  version: "3",
+  version: "4",
   categories: [DATA_EXFILTRATION],
   channels: [Channel.TOOL_CALL_ARGUMENTS, Channel.PROSE],
   detect(segment) {

