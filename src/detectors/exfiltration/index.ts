@@ -8,6 +8,7 @@ import type { Hit } from "../commands/rules/types.js";
 import type { Analysis } from "../commands/shell/analyze.js";
 import { dnsExfiltration } from "./dns.js";
 import { dnsVariables } from "./dns-variables.js";
+import { gists } from "./gists.js";
 import { markdownExfiltration } from "./markdown.js";
 import { sendTraits } from "./traits.js";
 import { uploads } from "./uploads.js";
@@ -25,7 +26,7 @@ export const DATA_EXFILTRATION = "security.data_exfiltration";
 export const exfiltrationPatterns: readonly RegExp[] = uploadPatterns;
 
 /** The rule modules, in the order their hits are reported. */
-export const exfiltrationRules = [uploads, dnsExfiltration, dnsVariables] as const;
+export const exfiltrationRules = [uploads, gists, dnsExfiltration, dnsVariables] as const;
 
 // Upload checks for programs they do not name gate on `SendTrait`s rather than the commands detector's traits.
 const TABLE = dispatchTable(exfiltrationRules, sendTraits);
