@@ -123,6 +123,24 @@ export function fileServer(inv: Invocation): boolean {
   return false;
 }
 
+/** The directory a file server is told to serve: `http.server --directory dist`, `php -S host:port -t public`. */
+export function servedDirectory(inv: Invocation): string | undefined {
+  if (isPythonName(inv.name)) return optionValue(inv.args, ["-d", "--directory"]);
+  if (inv.name === "php") return optionValue(inv.args, ["-t", "--docroot"]);
+  return undefined;
+}
+
+/** Directories bundlers and static site generators write what they build into, to be published. */
+const BUILD_OUTPUTS: ReadonlySet<string> = new Set(["dist", "build", "public", "site", "_site", "out"]);
+
+/** A build output directory of the working tree: `dist`, `./build/`, `dist/browser`; not `../dist` or `~/dist`. */
+export function isBuildOutput(dir: string): boolean {
+  let p = normalizePath(dir);
+  while (p.startsWith("./")) p = p.slice(2);
+  const segments = p.split("/");
+  return BUILD_OUTPUTS.has(segments[0]!) && !segments.includes("..");
+}
+
 /**
  * Raw sockets fed from a file: bash's `/dev/tcp` written to, netcat given `< file`, socat reading
  * `file:`. Unlike HTTP clients these have little honest use for sending a file.

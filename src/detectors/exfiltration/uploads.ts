@@ -11,6 +11,7 @@ import {
   fileServer,
   firstSent,
   gopherPayload,
+  isBuildOutput,
   outsideFile,
   rawSocketSend,
   readsSecrets,
@@ -18,6 +19,7 @@ import {
   remoteCopySources,
   remoteServiceSources,
   sensitiveIn,
+  servedDirectory,
   servedPath,
   sessionPuts,
   UPLOADERS,
@@ -111,6 +113,31 @@ function servesLoopbackOnly(inv: Invocation): boolean {
   return inv.args.some((a) => LOOPBACK.has(a.slice(0, a.lastIndexOf(":"))));
 }
 
+/**
+ * A file server, by what it serves and to whom. Without a directory it serves the working
+ * directory: in an agent's session that is a repository, `.env` and `.git` included, and
+ * opening it to the network stays MEDIUM, as does any directory not known to be harmless (`~`,
+ * `/`). A build output directory (`--directory dist`) holds what the build made in order to
+ * publish it, and previewing it is reported LOW, to be seen rather than blocked. A secret store
+ * served is HIGH, even to this machine only.
+ */
+function fileServerHit(inv: Invocation): Hit {
+  const dir = servedDirectory(inv);
+  if (dir !== undefined && isSensitiveFile(dir))
+    return hitOn(inv, "file-server-secret", Severity.HIGH, 0.85, `serves ${dir} over HTTP`);
+  if (servesLoopbackOnly(inv))
+    return hitOn(inv, "file-server", Severity.LOW, 0.3, "serves local files over HTTP to this machine only");
+  if (dir !== undefined && isBuildOutput(dir))
+    return hitOn(inv, "file-server-build", Severity.LOW, 0.3, `serves the build output ${dir} over HTTP`);
+  return hitOn(
+    inv,
+    "file-server",
+    Severity.MEDIUM,
+    0.5,
+    dir === undefined ? "serves local files over HTTP" : `serves ${dir} over HTTP`,
+  );
+}
+
 /** The verdict on a command of a program in SENDING_PROGRAMS; nothing for other programs. */
 function programSend(inv: Invocation, cache: SecretCache): Hit | undefined {
   if (!isSendingProgram(inv.name)) return undefined;
@@ -154,10 +181,7 @@ function programSend(inv: Invocation, cache: SecretCache): Hit | undefined {
     );
   }
   if (rawSocketSend(inv)) return rawSocketHit(inv);
-  if (fileServer(inv))
-    return servesLoopbackOnly(inv)
-      ? hitOn(inv, "file-server", Severity.LOW, 0.3, "serves local files over HTTP to this machine only")
-      : hitOn(inv, "file-server", Severity.MEDIUM, 0.5, "serves local files over HTTP");
+  if (fileServer(inv)) return fileServerHit(inv);
   return fileHit;
 }
 

@@ -109,3 +109,23 @@ describe("exfiltration detector: files published as gists", () => {
     expect(verdicts(text)).toEqual([]);
   });
 });
+
+describe("exfiltration detector: file servers, by what they serve", () => {
+  it.each([
+    ["python -m http.server 8000", Severity.MEDIUM, "serves local files over HTTP"],
+    ["python3 -m http.server --directory ~ 8000", Severity.MEDIUM, "serves ~ over HTTP"],
+    ["python3 -m http.server --directory / 8000", Severity.MEDIUM, "serves / over HTTP"],
+    ["python3 -m http.server --directory ../dist 8000", Severity.MEDIUM, "serves ../dist over HTTP"],
+    ["python3 -m http.server --directory ~/.ssh 8000", Severity.HIGH, "serves ~/.ssh over HTTP"],
+    ["python3 -m http.server -d ~/.aws --bind 127.0.0.1", Severity.HIGH, "serves ~/.aws over HTTP"],
+    ["python3 -m http.server 8080 --directory dist", Severity.LOW, "serves the build output dist over HTTP"],
+    ["python3 -m http.server -d ./build/ 9000", Severity.LOW, "serves the build output ./build/ over HTTP"],
+    ["python3 -m http.server --directory=_site", Severity.LOW, "serves the build output _site over HTTP"],
+    ["php -S 0.0.0.0:8000 -t public", Severity.LOW, "serves the build output public over HTTP"],
+    ["python3 -m http.server --bind 127.0.0.1 8000", Severity.LOW, "to this machine only"],
+  ])("%s", (text, severity, reason) => {
+    const found = verdicts(text);
+    expect(found.map(([s]) => s)).toContain(severity);
+    expect(reasons(text)).toContain(reason);
+  });
+});
