@@ -9,6 +9,7 @@ import { CoverageMonitor } from "./coverage/monitor.js";
 import type { GuardConfig } from "./config/types.js";
 import { watchConfig } from "./config/watch.js";
 import type { SecretBox } from "./crypto/secret-box.js";
+import { RepeatedDigests } from "./decompose/repeated-digests.js";
 import { decomposeServiceImpl } from "./decompose/service.js";
 import { createRemoteDetectors, describeRemote } from "./detectors/remote/remote-detector.js";
 import { SessionPool } from "./detectors/remote/sessions.js";
@@ -155,6 +156,7 @@ export async function createApp(options: AppOptions): Promise<App> {
         )
       : inProcessClient(DecomposeService, decomposeServiceImpl),
     decomposeInProcess: !remoteServices.decompose,
+    repeatedDigests: new RepeatedDigests(),
     sessions: remoteServices.session
       ? createClient(
           SessionService,

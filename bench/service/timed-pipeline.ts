@@ -6,6 +6,7 @@ import { parseJsonBody } from "../../src/bridge/json-body.js";
 import { verdictBody } from "../../src/bridge/verdict-body.js";
 import { validateEvent } from "../../src/contract/validate.js";
 import type { SecretBox } from "../../src/crypto/secret-box.js";
+import { RepeatedDigests } from "../../src/decompose/repeated-digests.js";
 import { decomposeServiceImpl } from "../../src/decompose/service.js";
 import { builtinDetectors } from "../../src/detectors/registry.js";
 import { detectorServiceImpl } from "../../src/detectors/service.js";
@@ -108,6 +109,7 @@ export class TimedPipeline {
         decompose: { before: () => (m().decomposeStart = now()) },
       }),
       decomposeInProcess: true,
+      repeatedDigests: new RepeatedDigests(),
       sessions: timed(inProcessClient(SessionService, createSessionService({})), {
         attach: { before: () => (m().attachStart = now()), settled: () => (m().attachEnd = now()) },
         conclude: { before: () => (m().concludeStart = now()), settled: () => (m().concludeEnd = now()) },

@@ -70,7 +70,7 @@ function requestMessage(c: Collector, message: unknown, path: string, index: num
   }
   digest.part("text", c.text(ctx, message.content, childPath(path, "content")));
   if (role === "assistant") toolCalls(c, message.tool_calls, childPath(path, "tool_calls"), index, digest);
-  c.entry(role, digest.hex());
+  c.entry(role, digest);
 }
 
 /** A canonical request: `messages` oldest first, `tools` with `name`, `description`, `schema`. */

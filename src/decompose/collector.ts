@@ -6,6 +6,7 @@ import type {
   ToolCall,
   Usage,
 } from "../../gen/guard/v1/types_pb.js";
+import { type Digester, HASH_EVERY, type MessageDigest } from "./digest.js";
 
 /** Attribution shared by the texts of one message or block. */
 export interface TextContext {
@@ -60,6 +61,11 @@ export class Collector {
   private readonly skipped = new Set<string>();
   /** Segments already counted by an entry: the next entry's segments follow them. */
   #entrySegments = 0;
+  readonly #digester: Digester;
+
+  constructor(digester: Digester = HASH_EVERY) {
+    this.#digester = digester;
+  }
 
   get unjudged(): string[] {
     return [...this.skipped];
@@ -121,9 +127,10 @@ export class Collector {
    * Ends one message of the conversation: its digest covers every segment added since the
    * previous entry, which is what lets detection recall the message by digest alone.
    */
-  entry(role: string, digest: string): void {
+  entry(role: string, message: MessageDigest): void {
     const segments = this.segments.length - this.#entrySegments;
     this.#entrySegments = this.segments.length;
+    const digest = this.#digester.digest(this.conversation.length, message.pieces);
     this.conversation.push({ $typeName: "guard.v1.ConversationEntry", role, digest, segments });
   }
 }

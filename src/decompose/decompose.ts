@@ -3,6 +3,7 @@ import { type DecomposeResponse, DecomposeResponseSchema } from "../../gen/guard
 import { EventKind, LlmProtocol } from "../../gen/guard/v1/types_pb.js";
 import { canonicalRequest, canonicalResponse } from "./canonical.js";
 import { Collector } from "./collector.js";
+import { type Digester, HASH_EVERY } from "./digest.js";
 import { isRecord, type JsonRecord, stringOf } from "./json.js";
 import { ROOT } from "./path.js";
 import { resolveProtocol } from "./sniff.js";
@@ -32,8 +33,8 @@ function holdsContent(payload: unknown): boolean {
   return !isRecord(payload) || Object.keys(withoutTiming(payload)).length > 0;
 }
 
-function run(kind: EventKind, claimed: LlmProtocol, payload: unknown): DecomposeResponse {
-  const c = new Collector();
+function run(kind: EventKind, claimed: LlmProtocol, payload: unknown, digester: Digester): DecomposeResponse {
+  const c = new Collector(digester);
   const resolution = resolveProtocol(kind, claimed, payload);
   const parsers = PARSERS.get(resolution.protocol);
   if (isRecord(payload)) {
@@ -70,11 +71,17 @@ function run(kind: EventKind, claimed: LlmProtocol, payload: unknown): Decompose
  * over every JSON value: what is not understood is skipped and named in `unjudged`, never
  * thrown. The catch is the last line of that promise: should a parser still fail on some
  * shape nobody foresaw, the event is reported wholly unjudged ("could not look") instead
- * of failing the evaluation.
+ * of failing the evaluation. `digester` turns each message's digest input into its digest
+ * (repeated-digests.ts recalls those of an agent's last request instead of hashing them again).
  */
-export function decompose(kind: EventKind, claimed: LlmProtocol, payload: unknown): DecomposeResponse {
+export function decompose(
+  kind: EventKind,
+  claimed: LlmProtocol,
+  payload: unknown,
+  digester: Digester = HASH_EVERY,
+): DecomposeResponse {
   try {
-    return run(kind, claimed, payload);
+    return run(kind, claimed, payload, digester);
   } catch {
     return create(DecomposeResponseSchema, { unjudged: [ROOT], protocol: claimed });
   }

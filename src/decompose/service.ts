@@ -1,6 +1,6 @@
 import { Code, ConnectError, type ServiceImpl } from "@connectrpc/connect";
 import type { DecomposeService } from "../../gen/guard/v1/decompose_pb.js";
-import { parsedPayloadKey } from "../rpc/context.js";
+import { digesterKey, parsedPayloadKey } from "../rpc/context.js";
 import { decompose } from "./decompose.js";
 
 // fatal: invalid UTF-8 is refused, not silently replaced (offsets index the bytes as sent).
@@ -27,6 +27,6 @@ export const decomposeServiceImpl: ServiceImpl<typeof DecomposeService> = {
   decompose(request, context) {
     const parsed = context.values.get(parsedPayloadKey);
     const payload = parsed !== undefined ? parsed : parsePayload(request.payloadJson);
-    return decompose(request.kind, request.llmProtocol, payload);
+    return decompose(request.kind, request.llmProtocol, payload, context.values.get(digesterKey));
   },
 };

@@ -171,7 +171,7 @@ function requestMessage(c: Collector, message: unknown, path: string, index: num
     toolCalls(c, message.tool_calls, childPath(path, "tool_calls"), index, digest);
     functionCall(c, message.function_call, childPath(path, "function_call"), index, digest);
   }
-  c.entry(CONVERSATION_ROLE.get(role) ?? role, digest.hex());
+  c.entry(CONVERSATION_ROLE.get(role) ?? role, digest);
 }
 
 function declaredTools(c: Collector, body: JsonRecord): void {

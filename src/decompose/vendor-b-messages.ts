@@ -235,7 +235,7 @@ function requestMessage(c: Collector, message: unknown, path: string, index: num
     messageIndex: index,
   };
   blocks(c, ctx, HISTORY, message.content, childPath(path, "content"), digest);
-  c.entry(conversationRole(role, message.content), digest.hex());
+  c.entry(conversationRole(role, message.content), digest);
 }
 
 function declaredTools(c: Collector, body: JsonRecord): void {
@@ -248,7 +248,7 @@ export function vendorBMessagesRequest(c: Collector, body: JsonRecord): void {
     const digest = new MessageDigest("system");
     const ctx: TextContext = { channel: Channel.SYSTEM, messageIndex: -1 };
     blocks(c, ctx, HISTORY, body.system, childPath(ROOT, "system"), digest);
-    c.entry("system", digest.hex());
+    c.entry("system", digest);
   }
   const path = childPath(ROOT, "messages");
   if (Array.isArray(body.messages)) {

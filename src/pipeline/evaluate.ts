@@ -1,6 +1,6 @@
 import { hash } from "node:crypto";
 import { type Client, createContextValues } from "@connectrpc/connect";
-import type { DecomposeService } from "../../gen/guard/v1/decompose_pb.js";
+import type { DecomposeResponse, DecomposeService } from "../../gen/guard/v1/decompose_pb.js";
 import type { SessionService } from "../../gen/guard/v1/session_pb.js";
 import { EventKind } from "../../gen/guard/v1/types_pb.js";
 import type { Principal } from "../auth/key-ring.js";
@@ -8,13 +8,14 @@ import { compose } from "../compose/compose.js";
 import { fingerprintsOf } from "../compose/fingerprints.js";
 import type { Composition } from "../compose/wire.js";
 import type { SecretBox } from "../crypto/secret-box.js";
+import type { RepeatedDigests } from "../decompose/repeated-digests.js";
 import { GuardError } from "../errors/guard-error.js";
 import { type AgentDirectory, type Placement, placeEvent } from "../identity/placement.js";
 import { type ObligationBook, obligationsFor, parseResults } from "../obligations/obligations.js";
 import type { PlaceholderRegistry } from "../placeholders/registry.js";
 import { selectPolicy } from "../policy/from-config.js";
 import { DEFAULT_POLICY } from "../policy/policy.js";
-import { parsedPayloadKey } from "../rpc/context.js";
+import { digesterKey, parsedPayloadKey } from "../rpc/context.js";
 import type { EventRecord } from "../store/records.js";
 import type { Store } from "../store/store.js";
 import { type DetectorHandle, detectAll } from "./detect.js";
@@ -27,6 +28,8 @@ export interface PipelineDeps {
   readonly decompose: Client<typeof DecomposeService>;
   /** True when the DecomposeService runs in this process: it then gets the parsed body. */
   readonly decomposeInProcess: boolean;
+  /** Each agent's last conversation digests, for an in-process DecomposeService to recall. */
+  readonly repeatedDigests: RepeatedDigests;
   readonly sessions: Client<typeof SessionService>;
   readonly detectors: readonly DetectorHandle[];
   readonly store: Store;
@@ -77,17 +80,7 @@ export async function evaluate(deps: PipelineDeps, input: EvaluateInput): Promis
   const receivedAt = input.receivedAt.toISOString();
 
   const placement = await place(deps, input, receivedAt);
-  const decomposition = await deps.decompose.decompose(
-    {
-      kind,
-      llmProtocol: PROTOCOLS[event.llm_protocol],
-      // In process the parsed body rides in a context value; only a remote service needs bytes.
-      payloadJson: deps.decomposeInProcess ? new Uint8Array() : Buffer.from(JSON.stringify(event.payload)),
-    },
-    deps.decomposeInProcess
-      ? { contextValues: createContextValues().set(parsedPayloadKey, event.payload) }
-      : {},
-  );
+  const decomposition = await decomposeEvent(deps, event, kind, org.id, placement.agentId);
   const session = await deps.sessions.attach({
     orgId: org.id,
     agentId: placement.agentId,
@@ -199,6 +192,32 @@ export async function evaluate(deps: PipelineDeps, input: EvaluateInput): Promis
     agentId: placement.agentId,
     streamRequested: decomposition.streamRequested,
   };
+}
+
+/**
+ * Takes the payload apart. In process the parsed body rides in a context value (only a remote
+ * service needs bytes), and so does a request's digester: the messages its agent's last request
+ * already had are not hashed again. Only a request becomes its agent's last conversation.
+ */
+async function decomposeEvent(
+  deps: PipelineDeps,
+  event: GuardEvent,
+  kind: EventKind,
+  orgId: string,
+  agentId: string,
+): Promise<DecomposeResponse> {
+  const request = {
+    kind,
+    llmProtocol: PROTOCOLS[event.llm_protocol],
+    payloadJson: deps.decomposeInProcess ? new Uint8Array() : Buffer.from(JSON.stringify(event.payload)),
+  };
+  if (!deps.decomposeInProcess) return deps.decompose.decompose(request);
+  const digester = kind === EventKind.STEP_REQUEST ? deps.repeatedDigests.forRequest(orgId, agentId) : undefined;
+  const decomposition = await deps.decompose.decompose(request, {
+    contextValues: createContextValues().set(parsedPayloadKey, event.payload).set(digesterKey, digester),
+  });
+  digester?.keep();
+  return decomposition;
 }
 
 /** Places the event (spec 5.3 to 5.5); an identity refusal is audited before it is answered. */
