@@ -3,6 +3,7 @@ import { persistenceKind } from "../paths.js";
 import type { FunctionDef, Redirect, SimpleCommand, Word } from "./ast.js";
 import { extractCodeStrings } from "./code-strings.js";
 import { NameTable } from "./name-table.js";
+import { listOf } from "./nodes.js";
 import { parseShell } from "./parser.js";
 import { WordFact } from "./word-facts.js";
 import { basename, NOT_WRAPPED, unwrap, WRAPPER_NAMES } from "./wrappers.js";
@@ -277,6 +278,15 @@ class CommandInvocation implements Invocation {
   }
 }
 
+/** A `PipelineView`, made by a class rather than a literal for the reason nodes.ts gives. */
+class PipelineOfInvocations implements PipelineView {
+  constructor(
+    readonly invocations: readonly Invocation[],
+    readonly start: number,
+    readonly end: number,
+  ) {}
+}
+
 /** A redirection that writes its target: `>`, `>>`, `>|`. */
 function isWrite(r: Redirect): boolean {
   return r.op === ">" || r.op === ">>" || r.op === ">|";
@@ -317,7 +327,7 @@ class Analyzer {
     for (const pipeline of script.pipelines) {
       const index = this.pipelines.length;
       const members = this.membersOf(pipeline.commands, index, nesting);
-      this.pipelines.push({ invocations: members, start: pipeline.start, end: pipeline.end });
+      this.pipelines.push(new PipelineOfInvocations(members, pipeline.start, pipeline.end));
       append(this.invocations, members);
       this.feedThrough(pipeline.commands, members, nesting);
     }
@@ -349,12 +359,12 @@ class Analyzer {
   /** The invocations of a pipeline's commands, in order, each followed by those of the `find -exec` it carries. */
   private membersOf(commands: readonly SimpleCommand[], pipeline: number, nesting: number): Invocation[] {
     const size = commands.length;
-    // Started as a literal of the first invocation: a list pushed to from empty gets room for 17,
-    // and most pipelines have one command.
+    // Started as `listOf` the first invocation: a list pushed to from empty gets room for 17, and
+    // most pipelines have one command. Not a literal, which V8 may pretenure (see nodes.ts).
     let members: Invocation[] | undefined;
     for (let position = 0; position < size; position++) {
       const invocation = this.invocationOf(commands[position]!, position, size, pipeline, nesting);
-      if (members === undefined) members = [invocation];
+      if (members === undefined) members = listOf(invocation);
       else members.push(invocation);
       if (invocation.name === "find") this.findExecs(members, invocation);
     }

@@ -1,4 +1,5 @@
 import type { FunctionDef, Pipeline, Redirect, Script, SimpleCommand, Word } from "./ast.js";
+import { CommandNode, FunctionNode, listOf, PipelineNode, RedirectNode, WordNode } from "./nodes.js";
 import { factsOf, factTable } from "./word-facts.js";
 
 /**
@@ -114,8 +115,9 @@ function isHex(c: number): boolean {
 /**
  * Shared empty lists: most words carry no substitution and most commands no redirection, and
  * allocating a fresh array for each made garbage collection dominate on long inputs. They are
- * replaced by a new array before the first push, never written to. Lists start as a literal of
- * their first element: an empty array pushed to gets room for 17, and most lists stay short.
+ * replaced by a new array before the first push, never written to. Lists start as `listOf` their
+ * first element: an empty array pushed to gets room for 17, and most lists stay short. Nodes and
+ * lists are never made as literals, which V8 may pretenure: see nodes.ts.
  */
 const NO_PIPELINES: Pipeline[] = [];
 const NO_WORDS: Word[] = [];
@@ -236,7 +238,7 @@ class Parser {
     for (;;) {
       const command = this.parseCommand(close, depth);
       if (command) {
-        if (commands === undefined) commands = [command];
+        if (commands === undefined) commands = listOf(command);
         else commands.push(command);
         end = Math.max(end, this.span ? end : command.end);
       }
@@ -250,7 +252,7 @@ class Parser {
       break;
     }
     if (commands !== undefined)
-      this.record({ commands, start: this.s(start), end: this.e(end), depth }, before);
+      this.record(new PipelineNode(commands, this.s(start), this.e(end), depth), before);
     // `&&` and `||` continue the list; a newline may follow them.
     const c = this.at(this.i);
     if ((c === AMP && this.at(this.i + 1) === AMP) || (c === PIPE && this.at(this.i + 1) === PIPE)) {
@@ -278,13 +280,7 @@ class Parser {
   private parseCommand(close: number, depth: number): SimpleCommand | undefined {
     this.skipBlanks();
     const start = this.i;
-    const command: SimpleCommand = {
-      assignments: NO_WORDS,
-      words: NO_WORDS,
-      redirects: NO_REDIRECTS,
-      start: 0,
-      end: 0,
-    };
+    const command = new CommandNode(NO_WORDS, NO_WORDS, NO_REDIRECTS, 0, 0);
     if (this.at(this.i) === LPAREN) {
       if (this.at(this.i + 1) === LPAREN) {
         this.skipBalanced(this.i + 2, 2);
@@ -309,7 +305,7 @@ class Parser {
         const closeParen = this.indexAfterBlanks(this.i + 1);
         if (only && this.at(closeParen) === RPAREN) {
           const name = command.words[0]!;
-          this.functions.push({ name: name.text, start: this.s(start), end: this.e(closeParen + 1) });
+          this.functions.push(new FunctionNode(name.text, this.s(start), this.e(closeParen + 1)));
           this.i = closeParen + 1;
           command.words = NO_WORDS;
           last = this.i;
@@ -328,9 +324,9 @@ class Parser {
       const word = this.parseWord(close, depth);
       last = this.i;
       if (command.words.length === 0 && this.unquotedName(wordStart) && isAssignment(word)) {
-        if (command.assignments === NO_WORDS) command.assignments = [word];
+        if (command.assignments === NO_WORDS) command.assignments = listOf(word);
         else command.assignments.push(word);
-      } else if (command.words === NO_WORDS) command.words = [word];
+      } else if (command.words === NO_WORDS) command.words = listOf(word);
       else command.words.push(word);
     }
     command.start = this.s(start);
@@ -391,7 +387,7 @@ class Parser {
   }
 
   /** Parses a redirection at the cursor if there is one. */
-  private tryRedirect(command: SimpleCommand, close: number, depth: number): boolean {
+  private tryRedirect(command: CommandNode, close: number, depth: number): boolean {
     const start = this.i;
     let k = this.i;
     while (isDigit(this.at(k))) k++;
@@ -420,23 +416,15 @@ class Parser {
     const t = this.skipBlanks();
     const empty = t === NONE || t === NL || (isMeta(t) && t !== LPAREN) || t === close;
     const target: Word = empty
-      ? {
-          text: "",
-          facts: 0,
-          start: this.s(this.i),
-          end: this.e(this.i),
-          quoted: false,
-          dynamic: false,
-          substitutions: NO_PIPELINES,
-        }
+      ? new WordNode("", 0, this.s(this.i), this.e(this.i), false, false, NO_PIPELINES)
       : this.parseWord(close, depth);
-    const redirect: Redirect = { fd, op, target, start: this.s(start), end: this.e(this.i) };
+    const redirect = new RedirectNode(fd, op, target, this.s(start), this.e(this.i));
     if (op === "<<" || op === "<<-") {
       this.pending.push({ redirect, delimiter: target.text, stripTabs: op === "<<-" });
     } else if (op === "<<<") {
       redirect.body = target.text;
     }
-    if (command.redirects === NO_REDIRECTS) command.redirects = [redirect];
+    if (command.redirects === NO_REDIRECTS) command.redirects = listOf(redirect);
     else command.redirects.push(redirect);
     return true;
   }
@@ -470,25 +458,17 @@ class Parser {
     const next = this.at(plain);
     if (plain > start && (next === NONE || isMeta(next) || next === close)) {
       this.i = plain;
-      return {
-        text: this.src.slice(start, plain),
-        facts: this.runFacts,
-        start: this.s(start),
-        end: this.e(plain),
-        quoted: false,
-        dynamic: false,
-        substitutions: NO_PIPELINES,
-      };
+      return new WordNode(
+        this.src.slice(start, plain),
+        this.runFacts,
+        this.s(start),
+        this.e(plain),
+        false,
+        false,
+        NO_PIPELINES,
+      );
     }
-    const word: Word = {
-      text: "",
-      facts: 0,
-      start: 0,
-      end: 0,
-      quoted: false,
-      dynamic: false,
-      substitutions: NO_PIPELINES,
-    };
+    const word = new WordNode("", 0, 0, 0, false, false, NO_PIPELINES);
     // The plain run already scanned is taken whole; the loop below starts after it.
     let text = this.src.slice(start, plain);
     this.i = plain;
@@ -691,8 +671,11 @@ class Parser {
   /** Marks `word` dynamic and gives it the pipelines recorded since there were `before`. */
   private addSubstitutions(word: Word, before: number): void {
     word.dynamic = true;
-    if (word.substitutions === NO_PIPELINES) word.substitutions = [];
-    for (let k = before; k < this.pipelines.length; k++) word.substitutions.push(this.pipelines[k]!);
+    for (let k = before; k < this.pipelines.length; k++) {
+      const pipeline = this.pipelines[k]!;
+      if (word.substitutions === NO_PIPELINES) word.substitutions = listOf(pipeline);
+      else word.substitutions.push(pipeline);
+    }
   }
 }
 
