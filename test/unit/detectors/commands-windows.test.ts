@@ -12,6 +12,16 @@ function verdicts(text: string): [Severity, string][] {
     .map((f) => [f.severity, f.reason]);
 }
 
+/** A HIGH finding on `text`, and `reason` among the findings' reasons. */
+function expectHighWith(text: string, reason: string): void {
+  const found = verdicts(text);
+  expect(
+    found.some(([severity]) => severity === Severity.HIGH),
+    text,
+  ).toBe(true);
+  expect(found.map(([, r]) => r).join(" | ")).toContain(reason);
+}
+
 /** `text` in PowerShell's `-EncodedCommand` form: base64 of UTF-16LE. */
 function encoded(text: string): string {
   return Buffer.from(text, "utf16le").toString("base64");
@@ -58,12 +68,7 @@ describe("commands detector: PowerShell command lines", () => {
     [`powershell -c "Set-NetFirewallProfile -Profile Domain,Public -Enabled False"`, "firewall off"],
     [`powershell -c "reg save HKLM\\SAM C:\\t\\s"`, "saves the SAM hive"],
   ])("blocks %s", (text, reason) => {
-    const found = verdicts(text);
-    expect(
-      found.some(([severity]) => severity === Severity.HIGH),
-      text,
-    ).toBe(true);
-    expect(found.map(([, r]) => r).join(" | ")).toContain(reason);
+    expectHighWith(text, reason);
   });
 
   it("weighs a Defender exclusion below turning Defender off", () => {
@@ -123,12 +128,7 @@ describe("commands detector: Windows credential dumping and defence evasion", ()
     ["wevtutil cl Security", "event logs"],
     ["Set-MpPreference -DisableRealtimeMonitoring $true", "turns off Microsoft Defender"],
   ])("blocks %s", (text, reason) => {
-    const found = verdicts(text);
-    expect(
-      found.some(([severity]) => severity === Severity.HIGH),
-      text,
-    ).toBe(true);
-    expect(found.map(([, r]) => r).join(" | ")).toContain(reason);
+    expectHighWith(text, reason);
   });
 
   it.each([
