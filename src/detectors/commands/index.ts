@@ -1,10 +1,13 @@
 import { Channel } from "../../../gen/guard/v1/types_pb.js";
 import { boundSubject, type Detection, type Detector, type SegmentView } from "../detector.js";
 import { credentialPatterns, credentials } from "./rules/credentials.js";
+import { databasePatterns, databases } from "./rules/databases.js";
 import { defenseEvasion } from "./rules/defense-evasion.js";
 import { destructive } from "./rules/destructive.js";
 import { downloadExec } from "./rules/download-exec.js";
+import { infrastructure, minerPatterns } from "./rules/infrastructure.js";
 import { indirectExecPatterns, indirectExecution } from "./rules/indirect-exec.js";
+import { kubernetes, kubernetesPatterns } from "./rules/kubernetes.js";
 import { packages } from "./rules/packages.js";
 import { persistence, persistencePatterns } from "./rules/persistence.js";
 import { powershell } from "./rules/powershell.js";
@@ -39,6 +42,9 @@ export const commandRules = [
   packages,
   powershell,
   windows,
+  kubernetes,
+  infrastructure,
+  databases,
 ] as const;
 
 const TABLE = dispatchTable(commandRules);
@@ -58,6 +64,9 @@ export const commandPatterns: readonly RegExp[] = [
   ...credentialPatterns,
   ...persistencePatterns,
   ...indirectExecPatterns,
+  ...kubernetesPatterns,
+  ...minerPatterns,
+  ...databasePatterns,
 ];
 
 /** Analyses one source: as shell, or as interpreter code whose strings may be shell. */
@@ -124,7 +133,7 @@ export function findMaliciousCommands(segment: SegmentView): Detection[] {
 
 export const commandsDetector: Detector = {
   name: "commands",
-  version: "4",
+  version: "5",
   categories: [MALICIOUS_COMMAND],
   channels: [Channel.TOOL_CALL_ARGUMENTS, Channel.PROSE],
   detect(segment) {

@@ -178,6 +178,9 @@ export const TRANSFER_SESSIONS: ReadonlySet<string> = new Set([
 /** SESSIONS and TRANSFER_SESSIONS, for the one lookup every command gets. */
 const ALL_SESSIONS: ReadonlySet<string> = new Set([...SESSIONS, ...TRANSFER_SESSIONS]);
 
+/** Container clients whose `exec` runs a command inside a container. */
+const CONTAINER_EXEC: ReadonlySet<string> = new Set(["kubectl", "oc", "docker", "podman", "nerdctl"]);
+
 /** Programs whose arguments may hold more shell. */
 const MAY_NEST: ReadonlySet<string> = new Set([
   ...SHELLS,
@@ -188,6 +191,8 @@ const MAY_NEST: ReadonlySet<string> = new Set([
   "watch",
   "echo",
   "printf",
+  ...CONTAINER_EXEC,
+  "ansible",
 ]);
 
 /**
@@ -488,6 +493,12 @@ class Analyzer {
     } else if (inv.name === "watch") {
       const command = watchCommand(inv.args);
       if (command !== undefined) scripts.push(command);
+    } else if (CONTAINER_EXEC.has(inv.name)) {
+      const command = containerExecCommand(inv.name, inv.args);
+      if (command !== undefined) scripts.push(command);
+    } else if (inv.name === "ansible") {
+      const command = ansibleShellCommand(inv.args);
+      if (command !== undefined) scripts.push(command);
     }
     this.writtenText(inv, nesting);
     const interpreter = interpreterName(inv.name);
@@ -653,6 +664,60 @@ function watchCommand(args: readonly string[]): string | undefined {
     k += a === "-n" || a === "--interval" || a === "-q" || a === "--equexit" ? 2 : 1;
   }
   return k < args.length ? args.slice(k).join(" ") : undefined;
+}
+
+/** Options of `docker exec` (and podman's, nerdctl's) that take a value. */
+const EXEC_OPTIONS_WITH_VALUE = new Set(
+  "-e --env --env-file -u --user -w --workdir --detach-keys".split(" "),
+);
+
+/** Quotes a word so the shell reads it back as that one word. */
+function shellQuote(word: string): string {
+  return /^[A-Za-z0-9_./:=@%+,-]+$/.test(word) ? word : `'${word.replaceAll("'", "'\\''")}'`;
+}
+
+/**
+ * The command `kubectl exec ... -- cmd...` or `docker exec [options] container cmd...` runs in
+ * the container, as shell text. The words are passed as they are (no shell joins them), so they
+ * are quoted back one by one.
+ */
+function containerExecCommand(name: string, args: readonly string[]): string | undefined {
+  if (args[0] !== "exec") return undefined;
+  let rest: readonly string[];
+  if (name === "kubectl" || name === "oc") {
+    const k = args.indexOf("--");
+    if (k === -1) return undefined;
+    rest = args.slice(k + 1);
+  } else {
+    let k = 1;
+    while (k < args.length && args[k]!.startsWith("-")) k += EXEC_OPTIONS_WITH_VALUE.has(args[k]!) ? 2 : 1;
+    rest = args.slice(k + 1);
+  }
+  if (rest.length === 0) return undefined;
+  // A shell without `-c` (`bash`, `/bin/sh -l`) is an interactive session in the container, not a command line.
+  if (isShell(basename(rest[0]!)) && shellCommandString(rest.slice(1)) === undefined) return undefined;
+  return rest.map(shellQuote).join(" ");
+}
+
+/** The command `ansible hosts -m shell|command|raw -a '...'` runs on each host (`command` is the default module). */
+function ansibleShellCommand(args: readonly string[]): string | undefined {
+  let module = "command";
+  let command: string | undefined;
+  for (let k = 0; k < args.length; k++) {
+    const a = args[k]!;
+    if (a === "-m" || a === "--module-name") module = args[k + 1] ?? module;
+    else if (a.startsWith("--module-name=")) module = a.slice(14);
+    else if (a === "-a" || a === "--args") command = args[k + 1];
+    else if (a.startsWith("--args=")) command = a.slice(7);
+  }
+  const shellModule =
+    module === "shell" ||
+    module === "command" ||
+    module === "raw" ||
+    module.endsWith(".shell") ||
+    module.endsWith(".command") ||
+    module.endsWith(".raw");
+  return shellModule ? command : undefined;
 }
 
 /** The remote command given to `ssh host cmd...`, joined as the remote shell would see it. */

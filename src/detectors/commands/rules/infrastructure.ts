@@ -1,0 +1,122 @@
+import { Severity } from "../../../../gen/guard/v1/types_pb.js";
+import type { Analysis, Invocation } from "../shell/analyze.js";
+import { ruleModule, Trait } from "./dispatch.js";
+import { type Hit, hitOn, operands, optionValue, pushHit } from "./types.js";
+import { severityFor, targetTier, tierWord } from "./targets.js";
+
+/**
+ * Infrastructure-as-code and container commands: `terraform destroy` of a whole stack, and
+ * containers that mine cryptocurrency. A destroy aimed at a few resources (`-target=`) or run
+ * in a preview workspace is routine clean-up; one in a workspace, var file or directory named
+ * production is not (see targets.ts).
+ */
+
+const TERRAFORM = ["terraform", "tofu", "terragrunt"];
+
+/** Workspaces selected by `terraform workspace select|new NAME` anywhere in the text. */
+function selectedWorkspaces(analysis: Analysis): string[] {
+  const out: string[] = [];
+  for (const inv of analysis.invocations) {
+    if (!TERRAFORM.includes(inv.name)) continue;
+    const ops = operands(inv.args);
+    if (ops[0] === "workspace" && (ops[1] === "select" || ops[1] === "new") && ops[2] !== undefined)
+      out.push(ops[2]);
+  }
+  return out;
+}
+
+function terraformDestroy(inv: Invocation, workspaces: readonly string[]): Hit | undefined {
+  const ops = operands(inv.args);
+  const destroy =
+    ops[0] === "destroy" ||
+    ((ops[0] === "apply" || ops[0] === "plan") &&
+      (inv.args.includes("-destroy") || inv.args.includes("--destroy")));
+  if (!destroy) return undefined;
+  const context: string[] = [...workspaces];
+  for (const a of inv.args)
+    if (a.startsWith("-var-file") || a.startsWith("-chdir") || a.startsWith("-state")) context.push(a);
+  for (const a of inv.assignments)
+    if (a.startsWith("TF_WORKSPACE=") || a.startsWith("TF_VAR_env")) context.push(a);
+  const targeted = inv.args.some((a) => a.startsWith("-target") || a.startsWith("--target"));
+  const tier = targetTier(context);
+  const severity = severityFor(tier, targeted ? undefined : Severity.MEDIUM);
+  return severity === undefined
+    ? undefined
+    : hitOn(
+        inv,
+        "terraform-destroy",
+        severity,
+        0.75,
+        `${inv.name} destroys ${targeted ? "resources of" : "every resource in"} a ${tierWord(tier)}stack`,
+      );
+}
+
+/** Miner programs, as image names or commands. */
+const MINER_NAMES =
+  /(^|[/_-])(xmrig|xmr-stak|cpuminer|minerd|ccminer|nbminer|t-rex|lolminer|phoenixminer|ethminer|nanominer|srbminer|cgminer|bfgminer|miner)([:@_-]|$)/;
+/** Mining pool URLs. */
+const STRATUM = /^stratum[0-9]?(\+(tcp|ssl|tls))?:\/\//i;
+/** Options only miners take. */
+const MINER_OPTIONS =
+  /^--(donate-level|cpu-max-threads-hint|randomx|coin=monero|algo=(rx|randomx|cn|cryptonight|ethash|kawpow))/;
+
+export const minerPatterns: readonly RegExp[] = [MINER_NAMES, STRATUM, MINER_OPTIONS];
+
+const MINER_PROGRAMS = [
+  "xmrig",
+  "xmr-stak",
+  "cpuminer",
+  "minerd",
+  "ccminer",
+  "nbminer",
+  "t-rex",
+  "lolminer",
+  "phoenixminer",
+  "ethminer",
+  "nanominer",
+  "srbminer",
+  "cgminer",
+  "bfgminer",
+];
+
+const CONTAINER_RUNNERS = ["docker", "podman", "nerdctl", "kubectl", "oc"];
+
+/** A container or program that mines cryptocurrency: a miner image, a stratum URL, a miner's flags. */
+function miner(inv: Invocation): Hit | undefined {
+  const ops = operands(inv.args);
+  if (CONTAINER_RUNNERS.includes(inv.name) && (ops[0] === "run" || ops[0] === "create")) {
+    const image =
+      inv.name === "kubectl" || inv.name === "oc" ? optionValue(inv.args, ["--image"]) : undefined;
+    const candidates = image !== undefined ? [image] : ops.slice(1, 3);
+    if (candidates.some((c) => MINER_NAMES.test(c.toLowerCase()))) {
+      return hitOn(inv, "crypto-miner", Severity.HIGH, 0.85, "runs a cryptocurrency miner image");
+    }
+  }
+  if (MINER_PROGRAMS.includes(inv.name)) {
+    return hitOn(inv, "crypto-miner", Severity.HIGH, 0.8, "runs a cryptocurrency miner");
+  }
+  // Miner options count on the programs that start miners; a pool URL on any command.
+  const named = CONTAINER_RUNNERS.includes(inv.name);
+  return inv.args.some((a) => STRATUM.test(a) || (named && MINER_OPTIONS.test(a)))
+    ? hitOn(inv, "crypto-miner", Severity.HIGH, 0.85, "connects to a cryptocurrency mining pool")
+    : undefined;
+}
+
+export const infrastructure = ruleModule({
+  name: "infrastructure",
+  prepare: selectedWorkspaces,
+  commands: [
+    {
+      programs: TERRAFORM,
+      check(inv, hits, workspaces) {
+        if (TERRAFORM.includes(inv.name)) pushHit(hits, terraformDestroy(inv, workspaces));
+      },
+    },
+    // Stratum URLs hold a slash; miner options and images are judged on the programs that run them.
+    {
+      programs: [...CONTAINER_RUNNERS, ...MINER_PROGRAMS],
+      traits: [Trait.slash],
+      check: (inv, hits) => pushHit(hits, miner(inv)),
+    },
+  ],
+});
