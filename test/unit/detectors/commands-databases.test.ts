@@ -29,6 +29,10 @@ describe("commands detector: database clients", () => {
     ],
     [`mysql -h prod-db.acme.internal app -e "TRUNCATE TABLE orders"`, Severity.HIGH, "table's data"],
     [`psql "$PROD_DATABASE_URL" -c 'DELETE FROM users'`, Severity.HIGH, "table's data"],
+    [`echo 'DROP DATABASE app;' | psql "$PROD_DATABASE_URL"`, Severity.HIGH, "database or schema"],
+    [`printf 'drop schema public cascade;' | psql -h prod-db.acme.internal app`, Severity.HIGH, "schema"],
+    [`psql "$PROD_DATABASE_URL" <<< 'DROP SCHEMA public CASCADE'`, Severity.HIGH, "schema"],
+    ["mysql -h prod-db.acme.internal <<EOF\nDROP DATABASE app;\nEOF\n", Severity.HIGH, "database or schema"],
     ["mysqladmin -h prod-db.acme.internal -f drop app", Severity.HIGH, "drops a production database"],
     ["redis-cli -h redis.prod.acme.internal FLUSHALL", Severity.HIGH, "Redis"],
     ["redis-cli -u redis://redis.prod.acme.internal:6379 flushdb", Severity.HIGH, "Redis"],
@@ -71,6 +75,8 @@ describe("commands detector: database clients", () => {
     "redis-cli -h redis.prod.acme.internal info memory",
     `mongosh "mongodb://localhost:27017/app_dev" --eval 'db.dropDatabase()'`,
     `mongosh "$MONGO_DEV_URI" --quiet --eval 'db.events.find({type:"signup"}).sort({ts:-1}).limit(5)'`,
+    `echo 'SELECT 1' | psql "$PROD_RO_URL"`,
+    `echo 'DROP TABLE IF EXISTS tmp_import' | psql -h localhost app_dev`,
     "docker compose exec db psql -U app -d app_dev -c 'DROP SCHEMA public CASCADE'",
   ])("allows %s", (text) => {
     expect(strongest(text), JSON.stringify(verdicts(text))).toBeLessThanOrEqual(Severity.LOW);

@@ -1,5 +1,5 @@
 import { Severity } from "../../../../gen/guard/v1/types_pb.js";
-import type { Invocation } from "../shell/analyze.js";
+import type { Analysis, Invocation } from "../shell/analyze.js";
 import { ruleModule } from "./dispatch.js";
 import { type Hit, hitOn, operands, optionValue, pushHit } from "./types.js";
 import { severityFor, type Tier, targetTier, tierWord } from "./targets.js";
@@ -40,10 +40,18 @@ function graded(
   return severity === undefined ? undefined : hitOn(inv, rule, severity, 0.75, what);
 }
 
-function sql(inv: Invocation): Hit | undefined {
+/** The SQL a client runs: its `-c`/`-e` option, or a here-string or here-document fed to it. */
+function statementOf(inv: Invocation, options: readonly string[]): string | undefined {
+  const option = optionValue(inv.args, options);
+  if (option !== undefined) return option;
+  for (const r of inv.redirects) if (r.body !== undefined && r.op.startsWith("<<")) return r.body;
+  return undefined;
+}
+
+function sql(inv: Invocation, piped?: string): Hit | undefined {
   const options = SQL_CLIENTS.get(inv.name);
   if (options === undefined) return undefined;
-  const statement = optionValue(inv.args, options);
+  const statement = piped ?? statementOf(inv, options);
   if (statement === undefined) return undefined;
   const tier = targetTier(inv.args);
   if (DROP_SCOPE.test(statement)) {
@@ -97,8 +105,22 @@ function mongo(inv: Invocation): Hit | undefined {
     : graded(inv, "mongo-drop-collection", tier, Severity.LOW, `drops a ${tierWord(tier)}MongoDB collection`);
 }
 
+/** `echo 'DROP DATABASE app' | psql "$URL"`: SQL printed into a client's input. */
+function pipedSql(analysis: Analysis, hits: Hit[]): void {
+  for (const p of analysis.pipelines) {
+    const members = p.invocations;
+    for (let k = 1; k < members.length; k++) {
+      const client = members[k]!;
+      const source = members[k - 1]!;
+      if (!SQL_CLIENTS.has(client.name) || (source.name !== "echo" && source.name !== "printf")) continue;
+      pushHit(hits, sql(client, source.args.join(" ")));
+    }
+  }
+}
+
 export const databases = ruleModule({
   name: "databases",
+  after: pipedSql,
   commands: [
     { programs: [...SQL_CLIENTS.keys()], check: (inv, hits) => pushHit(hits, sql(inv)) },
     { programs: ["dropdb", "mysqladmin"], check: (inv, hits) => pushHit(hits, dropdb(inv)) },

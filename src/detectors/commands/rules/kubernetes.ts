@@ -59,7 +59,13 @@ const DATA_KINDS: ReadonlySet<string> = new Set([
   "statefulsets",
   "sts",
 ]);
-const NAMESPACE_KINDS: ReadonlySet<string> = new Set(["namespace", "namespaces", "ns"]);
+const NAMESPACE_KINDS: ReadonlySet<string> = new Set([
+  "namespace",
+  "namespaces",
+  "ns",
+  "project",
+  "projects",
+]);
 /** Kinds whose `--all` only restarts or cleans up: controllers recreate pods, jobs are done. */
 const DISPOSABLE_KINDS: ReadonlySet<string> = new Set([
   "pod",
@@ -187,7 +193,7 @@ function kubectlDelete(inv: Invocation): Hit | undefined {
           "k8s-delete-all",
           severity,
           0.75,
-          `deletes every ${tierWord(tier)}resource of a kind in a namespace`,
+          `deletes every ${tierWord(tier)}resource of a kind${namespace !== undefined ? " in a namespace" : ""}`,
         );
   }
   return undefined;
