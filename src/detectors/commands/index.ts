@@ -1,5 +1,6 @@
 import { Channel } from "../../../gen/guard/v1/types_pb.js";
 import { boundSubject, type Detection, type Detector, type SegmentView } from "../detector.js";
+import { cloud } from "./rules/cloud.js";
 import { credentialPatterns, credentials } from "./rules/credentials.js";
 import { databasePatterns, databases } from "./rules/databases.js";
 import { defenseEvasion } from "./rules/defense-evasion.js";
@@ -45,6 +46,7 @@ export const commandRules = [
   kubernetes,
   infrastructure,
   databases,
+  cloud,
 ] as const;
 
 const TABLE = dispatchTable(commandRules);

@@ -83,6 +83,15 @@ const COMMANDS = [
   "cmd /c reg save HKLM\\SAM s.hive",
   "reg save HKLM\\SAM s.hive",
   "vssadmin delete shadows /all",
+  "aws iam attach-user-policy --user-name x --policy-arn arn:aws:iam::aws:policy/AdministratorAccess",
+  "aws cloudtrail stop-logging --name t",
+  "aws s3 rm s3://prod-backups --recursive",
+  "gcloud projects add-iam-policy-binding p --member=user:x@example.com --role=roles/owner",
+  "gcloud compute firewall-rules create x --allow all --source-ranges 0.0.0.0/0",
+  "gcloud projects delete acme-prod",
+  "az role assignment create --assignee x --role Owner --scope /subscriptions/1",
+  "az group delete -n rg-production --yes",
+  "az monitor diagnostic-settings delete --name d --resource r",
   "ls -la; echo done; cd /srv && make",
   "kubectl delete namespace production",
   "kubectl delete all --all -A",
@@ -169,6 +178,12 @@ const FRAGMENTS = [
   "psql -c ",
   "'DROP DATABASE x'",
   "redis-cli FLUSHALL ",
+  "aws iam create-access-key ",
+  "aws s3 rm s3://prod ",
+  "--recursive",
+  "gcloud logging sinks delete ",
+  "az group delete -n ",
+  "--role Owner ",
 ];
 
 describe("commands dispatch table", () => {
