@@ -190,6 +190,10 @@ describe("commands detector: cloud CLIs, destruction", () => {
     ["az group delete -g rg-shared --yes", "deletes the resource group rg-shared"],
     ["aws rds delete-db-snapshot --db-snapshot-identifier app-nightly-0611", "deletes a database snapshot"],
     [
+      "aws s3 rm s3://prod-backups --recursive --exclude '*' --include 'daily/*'",
+      "deletes s3://prod-backups/ recursively",
+    ],
+    [
       "aws rds delete-db-instance --db-instance-identifier app-reporting --skip-final-snapshot",
       "without a final snapshot",
     ],
@@ -198,6 +202,9 @@ describe("commands detector: cloud CLIs, destruction", () => {
       "expires every object",
     ],
     ["gcloud storage rm -r gs://acme-data", "deletes every object in the bucket"],
+    ["aws dynamodb delete-table --table-name Orders", "deletes the DynamoDB table Orders"],
+    ["gcloud container clusters delete analytics --region europe-west1 --quiet", "deletes the GKE cluster"],
+    ["az sql db delete -g rg -s sql-acme -n appdb --yes", "deletes the SQL database appdb"],
   ])("flags the MEDIUM destruction %s", (text, reason) => expectFinding(text, Severity.MEDIUM, reason));
 
   it.each([
@@ -207,6 +214,11 @@ describe("commands detector: cloud CLIs, destruction", () => {
     "aws s3 rm s3://acme-pr-123-preview --recursive",
     "aws s3 rb s3://acme-scratch-bucket --force",
     "aws s3 rb s3://acme-empty-bucket",
+    "aws s3 rm s3://acme-assets --recursive --exclude '*' --include 'tmp/*'",
+    "aws s3 rm s3://acme-assets --recursive --dryrun",
+    "aws dynamodb delete-table --table-name orders-test",
+    "gcloud container clusters delete pr-482 --zone us-central1-a --quiet",
+    "az aks delete -g rg-dev -n aks-sandbox --yes",
     `aws s3api put-bucket-lifecycle-configuration --bucket acme-build-artifacts --lifecycle-configuration '{"Rules":[{"Status":"Enabled","Filter":{"Prefix":"tmp/"},"Expiration":{"Days":7}}]}'`,
     "aws rds create-db-snapshot --db-instance-identifier app-dev --db-snapshot-identifier app-dev-before-migration-0611",
     "aws rds delete-db-snapshot --db-snapshot-identifier app-dev-before-migration-0611",

@@ -353,9 +353,13 @@ function awsS3(inv: Invocation, op: string, words: readonly string[]): Hit | und
   const recursive = args.includes("--recursive");
   if (op === "rb" && args.includes("--force"))
     return scopeDeletion(inv, "cloud-delete-scope", bucket, "the S3 bucket and everything in");
-  if (op !== "rm" || !recursive) return undefined;
-  if (prefix === "") return scopeDeletion(inv, "cloud-delete-scope", bucket, "every object in the S3 bucket");
+  if (op !== "rm" || !recursive || args.includes("--dryrun")) return undefined;
+  // `--exclude`/`--include` pick some objects; without them every object under the URI goes.
+  const filtered = args.includes("--exclude") || args.includes("--include");
+  if (prefix === "" && !filtered)
+    return scopeDeletion(inv, "cloud-delete-scope", bucket, "every object in the S3 bucket");
   // Clearing a prefix is routine unless what it names is production or backups.
+  if (prefix === "" ? stakesOf(bucket) !== "critical" : stakesOf(prefix) === "ephemeral") return undefined;
   if (stakesOf(prefix) === "ephemeral" || stakesOf(`${bucket}/${prefix}`) !== "critical") return undefined;
   return hitOn(
     inv,
@@ -471,6 +475,23 @@ function awsAuditOff(inv: Invocation, service: string, op: string): Hit | undefi
 
 // --- per CLI ------------------------------------------------------------------------------
 
+/** Deletions of a whole database or cluster: the option naming it and what it is. */
+const AWS_SCOPE_DELETIONS: Record<string, readonly [string, string]> = {
+  "dynamodb delete-table": ["--table-name", "the DynamoDB table"],
+  "eks delete-cluster": ["--name", "the EKS cluster"],
+  "redshift delete-cluster": ["--cluster-identifier", "the Redshift cluster"],
+  "elasticache delete-replication-group": ["--replication-group-id", "the ElastiCache replication group"],
+};
+
+/** The same for `az`: command words and what they delete, named by `--name`/`-n`. */
+const AZURE_SCOPE_DELETIONS: readonly (readonly [string, string])[] = [
+  ["storage account delete ", "the storage account"],
+  ["sql db delete ", "the SQL database"],
+  ["sql server delete ", "the SQL server and its databases"],
+  ["cosmosdb delete ", "the Cosmos DB account"],
+  ["aks delete ", "the AKS cluster"],
+];
+
 function judgeAws(inv: Invocation, hits: Hit[]): void {
   const words = commandWords(inv.args);
   const [service, op] = words;
@@ -495,7 +516,10 @@ function judgeAws(inv: Invocation, hits: Hit[]): void {
       );
     }
   } else if (service === "rds") pushHit(hits, awsRds(inv, op));
-  else if (service === "cloudformation" && op === "delete-stack")
+  else if (AWS_SCOPE_DELETIONS[`${service} ${op}`] !== undefined) {
+    const [option, what] = AWS_SCOPE_DELETIONS[`${service} ${op}`]!;
+    hits.push(scopeDeletion(inv, "cloud-delete-scope", optionValue(args, [option]), what));
+  } else if (service === "cloudformation" && op === "delete-stack")
     pushHit(
       hits,
       scopeDeletion(
@@ -522,6 +546,8 @@ function judgeGcloud(inv: Invocation, hits: Hit[]): void {
   else if (/^compute firewall-rules (create|update) /.test(`${path} `)) pushHit(hits, gcloudFirewall(inv));
   else if (group === "projects" && verb === "delete")
     hits.push(scopeDeletion(inv, "cloud-delete-scope", words[2], "the whole GCP project"));
+  else if (/^container clusters delete /.test(`${path} `))
+    hits.push(scopeDeletion(inv, "cloud-delete-scope", words[3], "the GKE cluster"));
   else if (/^sql instances delete /.test(`${path} `))
     hits.push(scopeDeletion(inv, "cloud-delete-scope", words[3], "the Cloud SQL instance"));
   else if (/^logging (sinks|logs|buckets) delete /.test(`${path} `))
@@ -550,7 +576,10 @@ function judgeAz(inv: Invocation, hits: Hit[]): void {
         "the resource group",
       ),
     );
-  else if (path.startsWith("network nsg rule create ") || path.startsWith("network nsg rule update "))
+  else if (AZURE_SCOPE_DELETIONS.some(([p]) => path.startsWith(p))) {
+    const what = AZURE_SCOPE_DELETIONS.find(([p]) => path.startsWith(p))![1];
+    hits.push(scopeDeletion(inv, "cloud-delete-scope", optionValue(args, ["--name", "-n"]), what));
+  } else if (path.startsWith("network nsg rule create ") || path.startsWith("network nsg rule update "))
     pushHit(hits, azureNsgRule(inv));
   else if (path.startsWith("monitor diagnostic-settings delete "))
     hits.push(
