@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { EventKind, Severity } from "../../../gen/guard/v1/types_pb.js";
 import { commandsDetector } from "../../../src/detectors/commands/index.js";
-import { stakesOf } from "../../../src/detectors/commands/rules/cloud.js";
+import { Tier, targetTier } from "../../../src/detectors/commands/rules/targets.js";
 import { toolSegment } from "../../helpers/segments.js";
 
 /** Findings on `text` as a bash tool call, as `[severity, reason]`. */
@@ -274,20 +274,24 @@ describe("commands detector: cloud CLIs, audit and detection", () => {
   });
 });
 
-describe("target names", () => {
+describe("target names (targets.ts, shared with the kubernetes and database rules)", () => {
   it.each([
-    ["rg-production", "critical"],
-    ["acme-prod-220417", "critical"],
-    ["prod-backups", "critical"],
-    ["prod-test", "critical"],
-    ["rg-pr-123", "ephemeral"],
-    ["acme-pr482", "ephemeral"],
-    ["acme-sandbox-7731", "ephemeral"],
-    ["app-dev", "ephemeral"],
-    ["acme-analytics", "unknown"],
-    ["products", "unknown"],
-    [undefined, "unknown"],
-  ])("%s reads as %s", (name, stakes) => {
-    expect(stakesOf(name)).toBe(stakes);
+    ["rg-production", Tier.production],
+    ["acme-prod-220417", Tier.production],
+    ["prod-backups", Tier.production],
+    ["prod-test", Tier.production],
+    ["rg-pr-123", Tier.ephemeral],
+    ["acme-pr482", Tier.ephemeral],
+    ["acme-sandbox-7731", Tier.ephemeral],
+    ["app-dev", Tier.ephemeral],
+    ["acme-qa", Tier.ephemeral],
+    ["acme-analytics", Tier.unknown],
+    ["products", Tier.unknown],
+  ])("%s reads as tier %s", (name, tier) => {
+    expect(targetTier([name])).toBe(tier);
+  });
+
+  it("reads no name as saying nothing", () => {
+    expect(targetTier([])).toBe(Tier.unknown);
   });
 });

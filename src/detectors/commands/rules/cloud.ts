@@ -1,6 +1,7 @@
 import { Severity } from "../../../../gen/guard/v1/types_pb.js";
 import type { Invocation } from "../shell/analyze.js";
 import { ruleModule } from "./dispatch.js";
+import { Tier, targetTier } from "./targets.js";
 import { type Hit, hitOn, optionValue, pushHit } from "./types.js";
 
 /**
@@ -56,48 +57,18 @@ function commandWords(args: readonly string[]): string[] {
   return out;
 }
 
-/** How a resource's name reads: what destroying it costs. */
-type Stakes = "critical" | "ephemeral" | "unknown";
-
-const CRITICAL_WORDS = new Set(["production", "prod", "prd", "live", "backup", "backups", "bkp"]);
-const EPHEMERAL_WORDS = new Set([
-  "preview",
-  "pr",
-  "tmp",
-  "temp",
-  "test",
-  "tests",
-  "testing",
-  "dev",
-  "scratch",
-  "sandbox",
-  "ci",
-  "e2e",
-  "review",
-  "ephemeral",
-  "demo",
-  "qa",
-  "playground",
-]);
-
-/** Production and backup words win over ephemeral ones: `prod-test` is still production. */
-export function stakesOf(name: string | undefined): Stakes {
-  if (name === undefined || name === "") return "unknown";
-  let ephemeral = false;
-  for (const token of name.toLowerCase().split(/[^a-z0-9]/)) {
-    if (CRITICAL_WORDS.has(token)) return "critical";
-    if (EPHEMERAL_WORDS.has(token) || /^pr[0-9]{1,6}$/.test(token)) ephemeral = true;
-  }
-  return ephemeral ? "ephemeral" : "unknown";
+/** The tier of one resource name (targets.ts); no name says nothing either way. */
+function tierOf(name: string | undefined): Tier {
+  return name === undefined || name === "" ? Tier.unknown : targetTier([name]);
 }
 
 /** A scope deletion graded by its target's name: HIGH for production or backups, LOW for throwaway ones. */
 function scopeDeletion(inv: Invocation, rule: string, target: string | undefined, what: string): Hit {
-  const stakes = stakesOf(target);
+  const tier = tierOf(target);
   const named = target !== undefined && target !== "" ? ` ${target}` : "";
-  if (stakes === "critical")
+  if (tier === Tier.production)
     return hitOn(inv, rule, Severity.HIGH, 0.85, `deletes ${what}${named}, named as production or backup`);
-  if (stakes === "ephemeral") return hitOn(inv, rule, Severity.LOW, 0.4, `deletes ${what}${named}`);
+  if (tier === Tier.ephemeral) return hitOn(inv, rule, Severity.LOW, 0.4, `deletes ${what}${named}`);
   return hitOn(inv, rule, Severity.MEDIUM, 0.7, `deletes ${what}${named}`);
 }
 
@@ -359,8 +330,10 @@ function awsS3(inv: Invocation, op: string, words: readonly string[]): Hit | und
   if (prefix === "" && !filtered)
     return scopeDeletion(inv, "cloud-delete-scope", bucket, "every object in the S3 bucket");
   // Clearing a prefix is routine unless what it names is production or backups.
-  if (prefix === "" ? stakesOf(bucket) !== "critical" : stakesOf(prefix) === "ephemeral") return undefined;
-  if (stakesOf(prefix) === "ephemeral" || stakesOf(`${bucket}/${prefix}`) !== "critical") return undefined;
+  if (prefix === "" ? tierOf(bucket) !== Tier.production : tierOf(prefix) === Tier.ephemeral)
+    return undefined;
+  if (tierOf(prefix) === Tier.ephemeral || tierOf(`${bucket}/${prefix}`) !== Tier.production)
+    return undefined;
   return hitOn(
     inv,
     "cloud-delete-scope",
@@ -397,8 +370,8 @@ function awsRds(inv: Invocation, op: string): Hit | undefined {
   const args = inv.args;
   if (/^delete-db-(cluster-)?snapshot$/.test(op)) {
     const id = optionValue(args, ["--db-snapshot-identifier", "--db-cluster-snapshot-identifier"]);
-    const stakes = stakesOf(id);
-    if (stakes === "ephemeral")
+    const tier = tierOf(id);
+    if (tier === Tier.ephemeral)
       return hitOn(inv, "cloud-delete-backup", Severity.LOW, 0.4, "deletes a database snapshot");
     // An identifier a script computes (`$s` in a loop over every snapshot) deletes backups in bulk.
     if (id?.includes("$"))
@@ -412,7 +385,7 @@ function awsRds(inv: Invocation, op: string): Hit | undefined {
     return hitOn(
       inv,
       "cloud-delete-backup",
-      stakes === "critical" ? Severity.HIGH : Severity.MEDIUM,
+      tier === Tier.production ? Severity.HIGH : Severity.MEDIUM,
       0.7,
       "deletes a database snapshot (a backup)",
     );
@@ -421,12 +394,12 @@ function awsRds(inv: Invocation, op: string): Hit | undefined {
     const id = optionValue(args, ["--db-instance-identifier", "--db-cluster-identifier"]);
     const noSnapshot = args.includes("--skip-final-snapshot");
     const noBackups = args.includes("--delete-automated-backups");
-    const stakes = stakesOf(id);
+    const tier = tierOf(id);
     const what = noSnapshot
       ? `deletes the database ${id ?? ""} without a final snapshot${noBackups ? " and with its automated backups" : ""}`
       : `deletes the database ${id ?? ""}`;
-    if (stakes === "critical") return hitOn(inv, "cloud-delete-scope", Severity.HIGH, 0.85, what);
-    if (stakes === "ephemeral" || !noSnapshot)
+    if (tier === Tier.production) return hitOn(inv, "cloud-delete-scope", Severity.HIGH, 0.85, what);
+    if (tier === Tier.ephemeral || !noSnapshot)
       return hitOn(inv, "cloud-delete-scope", Severity.LOW, 0.4, what);
     return hitOn(inv, "cloud-delete-scope", Severity.MEDIUM, 0.7, what);
   }
@@ -504,7 +477,7 @@ function judgeAws(inv: Invocation, hits: Hit[]): void {
     const doc = optionValue(args, ["--lifecycle-configuration"]) ?? "";
     if (expiresEverything(doc)) {
       const bucket = optionValue(args, ["--bucket"]);
-      const critical = stakesOf(bucket) === "critical";
+      const critical = tierOf(bucket) === Tier.production;
       hits.push(
         hitOn(
           inv,

@@ -4,7 +4,8 @@ import { Severity } from "../../../../gen/guard/v1/types_pb.js";
  * How much the thing a command destroys is likely to matter, read from its names (namespace,
  * host, database, workspace, connection-string variable). An ops agent deletes preview
  * namespaces, dev databases and test caches every day; the same command aimed at what is named
- * production or backups is what a manipulated agent does. Words are compared whole, split at
+ * production or backups is what a manipulated agent does. Shared by the kubernetes, databases,
+ * infrastructure and cloud rules, so that one name reads the same to all of them. Words are compared whole, split at
  * any character that is not a letter or digit (`prod-db.acme.internal`, `$PROD_DATABASE_URL`).
  */
 
@@ -25,6 +26,7 @@ const PRODUCTION_WORDS: ReadonlySet<string> = new Set([
   "live",
   "backup",
   "backups",
+  "bkp",
 ]);
 const EPHEMERAL_WORDS: ReadonlySet<string> = new Set([
   "preview",
@@ -44,6 +46,10 @@ const EPHEMERAL_WORDS: ReadonlySet<string> = new Set([
   "e2e",
   "ci",
   "demo",
+  "qa",
+  "review",
+  "ephemeral",
+  "playground",
 ]);
 
 /** The tier of `names` taken together. */
