@@ -165,8 +165,14 @@ const USER_SECRET_SUFFIXES: readonly string[] = [
   "/.config/gcloud/credentials.db",
   "/.config/gcloud/application_default_credentials.json",
   "/.config/gcloud/access_tokens.db",
+  // gcloud's per-account copy of application default credentials: legacy_credentials/<account>/adc.json.
+  "/adc.json",
   "/.azure/accesstokens.json",
   "/.azure/msal_token_cache.json",
+  "/.azure/msal_token_cache.bin",
+  "/.azure/service_principal_entries.json",
+  // The token a pod's service account authenticates to the Kubernetes API with.
+  "/kubernetes.io/serviceaccount/token",
   "/.kube/config",
   "/.docker/config.json",
   "/.netrc",
@@ -221,6 +227,17 @@ function hasSecretSuffix(lower: string): boolean {
   return false;
 }
 
+/** Directories whose files are all a user's keys or cloud credentials. */
+const USER_SECRET_DIRS: ReadonlySet<string> = new Set([
+  "~/.ssh",
+  "~/.aws",
+  "~/.gnupg",
+  "~/.kube",
+  "~/.azure",
+  "~/.config/gcloud",
+  "~/.config/gcloud/legacy_credentials",
+]);
+
 const SSH_KEY = /(^|\/)(id_(rsa|dsa|ecdsa|ed25519)(_sk)?|ssh_host_[a-z0-9]+_key)$/;
 
 export type SecretKind = "system" | "user";
@@ -240,7 +257,7 @@ export function secretKind(raw: string): SecretKind | undefined {
   // A process's environment (`/proc/1234/environ`, `/proc/self/environ`), or every process's (`/proc/*/environ`).
   if (lower.startsWith("/proc/") && /^\/proc\/(?:[0-9a-z]+|\*)\/environ$/.test(lower)) return "user";
   if (hasSecretSuffix(lower)) return "user";
-  if (lower === "~/.ssh" || lower === "~/.aws" || lower === "~/.gnupg" || lower === "~/.kube") return "user";
+  if (USER_SECRET_DIRS.has(lower)) return "user";
   if (lower.startsWith("~/.gnupg/private-keys")) return "user";
   return undefined;
 }
@@ -273,7 +290,13 @@ export function isSensitiveFile(raw: string): boolean {
     return true;
   if (base.endsWith(".kdbx") || base === "credentials" || base === "secrets.json" || base === "secrets.yaml")
     return true;
-  return p.startsWith("~/.ssh/") || p.startsWith("~/.aws/") || p.startsWith("~/.gnupg/");
+  return (
+    p.startsWith("~/.ssh/") ||
+    p.startsWith("~/.aws/") ||
+    p.startsWith("~/.gnupg/") ||
+    p.startsWith("~/.azure/") ||
+    p.startsWith("~/.config/gcloud/legacy_credentials/")
+  );
 }
 
 export type PersistenceKind = "cron" | "service" | "shell-rc" | "ssh-keys" | "preload" | "autostart" | "hook";

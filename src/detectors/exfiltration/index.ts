@@ -6,6 +6,7 @@ import type { Detection, Detector } from "../detector.js";
 import { dispatchTable, runRules } from "../commands/rules/dispatch.js";
 import type { Hit } from "../commands/rules/types.js";
 import type { Analysis } from "../commands/shell/analyze.js";
+import { cloudSecrets } from "./cloud-secrets.js";
 import { dnsExfiltration } from "./dns.js";
 import { dnsVariables } from "./dns-variables.js";
 import { gists } from "./gists.js";
@@ -26,7 +27,7 @@ export const DATA_EXFILTRATION = "security.data_exfiltration";
 export const exfiltrationPatterns: readonly RegExp[] = uploadPatterns;
 
 /** The rule modules, in the order their hits are reported. */
-export const exfiltrationRules = [uploads, gists, dnsExfiltration, dnsVariables] as const;
+export const exfiltrationRules = [uploads, cloudSecrets, gists, dnsExfiltration, dnsVariables] as const;
 
 // Upload checks for programs they do not name gate on `SendTrait`s rather than the commands detector's traits.
 const TABLE = dispatchTable(exfiltrationRules, sendTraits);
@@ -38,7 +39,7 @@ export function exfiltrationHits(analysis: Analysis): Hit[] {
 
 export const exfiltrationDetector: Detector = {
   name: "exfiltration",
-  version: "4",
+  version: "5",
   categories: [DATA_EXFILTRATION],
   channels: [Channel.TOOL_CALL_ARGUMENTS, Channel.PROSE],
   detect(segment) {
