@@ -1,4 +1,5 @@
 import { Severity } from "../../../../gen/guard/v1/types_pb.js";
+import type { Analysis, Invocation } from "../shell/analyze.js";
 import { ruleModule } from "./dispatch.js";
 import { fetchesVendorInstaller } from "./download-exec.js";
 import { type Hit, hitOn, pushHit } from "./types.js";
@@ -251,8 +252,52 @@ function cmdHit(args: readonly string[], span: { start: number; end: number }): 
 
 const CMD_NAMES = ["cmd", "cmd.exe", "CMD", "CMD.EXE"];
 
-export const powershell = ruleModule({
+/** `Invoke-Expression` and its alias as a PowerShell command line typed to the tool is written. */
+const IEX_NAMES = ["iex", "IEX", "Iex", "Invoke-Expression", "invoke-expression"];
+
+/**
+ * A PowerShell line typed as the command itself (the tool's text is read as shell, so a cmdlet
+ * arrives as a program): `iwr -useb URL | iex`, `irm URL | Invoke-Expression`, `iex (iwr URL)`.
+ * What reaches `iex` is judged as the script it is, with the members piped into it.
+ */
+function typedIexHit(inv: Invocation, state: IexState): Hit | undefined {
+  const { analysis } = state;
+  const members = analysis.pipelines[inv.pipeline]?.invocations ?? [];
+  // What feeds `iex` is the member piped into it; a few before that cover `iwr URL | Select-Object ... | iex`.
+  const before = members.slice(Math.max(0, inv.position - PIPED_MEMBERS), inv.position);
+  // `iex (iwr URL)`: the parenthesised command is parsed as a command of its own inside iex's span, listed after it.
+  state.index ??= new Map(analysis.invocations.map((m, k) => [m, k]));
+  const inside: Invocation[] = [];
+  const at = state.index.get(inv) ?? analysis.invocations.length;
+  for (let k = at + 1; k < analysis.invocations.length && inside.length < PIPED_MEMBERS; k++) {
+    const m = analysis.invocations[k]!;
+    if (m.start <= inv.start || m.end > inv.end) break;
+    inside.push(m);
+  }
+  const words = [
+    ...before.flatMap((m) => [m.name, ...m.args, "|"]),
+    inv.name,
+    ...inv.args,
+    ...inside.flatMap((m) => [m.name, ...m.args]),
+  ];
+  const verdict = downloadRun(words.join(" "));
+  return verdict === undefined
+    ? undefined
+    : windowsHit({ start: before[0]?.start ?? inv.start, end: inv.end }, verdict);
+}
+
+/** Commands read before `iex` in its pipeline, or inside its parentheses: bounds the work on hostile text. */
+const PIPED_MEMBERS = 8;
+
+interface IexState {
+  readonly analysis: Analysis;
+  /** Where each command is in `analysis.invocations`, made at the first `iex`. */
+  index?: Map<Invocation, number>;
+}
+
+export const powershell = ruleModule<IexState>({
   name: "powershell",
+  prepare: (analysis) => ({ analysis }),
   commands: [
     {
       programs: POWERSHELL_NAMES,
@@ -264,6 +309,12 @@ export const powershell = ruleModule({
       programs: CMD_NAMES,
       check: (inv, hits) => {
         if (CMD_NAMES.includes(inv.name)) pushHit(hits, cmdHit(inv.args, inv));
+      },
+    },
+    {
+      programs: IEX_NAMES,
+      check: (inv, hits, state) => {
+        if (IEX_NAMES.includes(inv.name)) pushHit(hits, typedIexHit(inv, state));
       },
     },
   ],

@@ -1,11 +1,16 @@
 import { Severity } from "../../../../gen/guard/v1/types_pb.js";
+import { isSensitiveFile } from "../paths.js";
+import type { Analysis } from "../shell/analyze.js";
 import { ruleModule } from "./dispatch.js";
 import { type Hit, hitOn, pushHit } from "./types.js";
 
 /**
  * Windows' own tools turned on the host: saving the registry hives that hold password hashes,
  * copying the domain controller's database, dumping LSASS through comsvcs.dll, deleting the
- * volume shadow copies, and turning Microsoft Defender, the firewall or the event logs off.
+ * volume shadow copies, turning Microsoft Defender, the firewall or the event logs off, adding a
+ * user to the Administrators group, downloading with certutil or bitsadmin (a program run after
+ * it, `certutil -urlcache -f URL x.exe && x.exe`, see `downloadedThenRun`), and a web cmdlet
+ * sending a secret file (`Invoke-WebRequest -Method Post -InFile $env:USERPROFILE\.aws\credentials`).
  * Judged on a command's words, whether bash ran them (Git Bash, WSL interop) or they are a
  * statement of a PowerShell command line (powershell.ts).
  */
@@ -186,6 +191,131 @@ function eventLogCleared(program: string, args: readonly string[]): WindowsVerdi
     : undefined;
 }
 
+/** Local and domain groups whose members administer the machine or the domain. */
+const ADMIN_GROUPS = /^(?:administrators|domain admins|enterprise admins|schema admins|backup operators)$/i;
+
+/**
+ * `net localgroup administrators evil /add`, `Add-LocalGroupMember -Group Administrators -Member
+ * evil`: an account made an administrator. Another group (`Remote Desktop Users`) is reported
+ * LOW, as is `net user name password /add`, an account created: what Linux's `useradd` is.
+ */
+function accountChange(program: string, args: readonly string[]): WindowsVerdict | undefined {
+  const lower = args.map((a) => a.toLowerCase());
+  let group: string | undefined;
+  if (program === "net" || program === "net1") {
+    if (!lower.includes("/add")) return undefined;
+    if (lower[0] === "user")
+      return {
+        rule: "windows-user-add",
+        severity: Severity.LOW,
+        score: 0.4,
+        reason: "creates a local account",
+      };
+    if (lower[0] !== "localgroup" && lower[0] !== "group") return undefined;
+    group = args[1];
+  } else {
+    const k = lower.findIndex((a) => a === "-group" || a === "-name" || a === "-sid");
+    group = k === -1 ? args.find((a) => !a.startsWith("-")) : args[k + 1];
+  }
+  if (group === undefined) return undefined;
+  return ADMIN_GROUPS.test(group) || group === "S-1-5-32-544"
+    ? {
+        rule: "windows-admin-group",
+        severity: Severity.HIGH,
+        score: 0.85,
+        reason: `adds an account to the ${group} group`,
+      }
+    : {
+        rule: "windows-group-add",
+        severity: Severity.LOW,
+        score: 0.4,
+        reason: `adds an account to the ${group} group`,
+      };
+}
+
+/** The URL and the file of `certutil -urlcache -f URL FILE` or `bitsadmin /transfer job URL FILE`. */
+export function lolbinDownload(
+  program: string,
+  args: readonly string[],
+): { url: string; file?: string } | undefined {
+  const lower = args.map((a) => a.toLowerCase());
+  const isUrl = (a: string) => /^(?:https?|ftp):\/\//i.test(a);
+  const url = args.findIndex(isUrl);
+  if (url === -1) return undefined;
+  const downloads =
+    program === "certutil"
+      ? lower.some((a) => a === "-urlcache" || a === "/urlcache" || a === "-verifyctl" || a === "/verifyctl")
+      : lower.some((a) => a === "/transfer" || a === "/addfile");
+  if (!downloads) return undefined;
+  const file = args.slice(url + 1).find((a) => !a.startsWith("-") && !a.startsWith("/"));
+  return { url: args[url]!, file };
+}
+
+/** `certutil -urlcache -split -f URL x.exe`: tools for certificates and transfers made to fetch a file, as intrusions do. */
+function lolbinFetch(program: string, args: readonly string[]): WindowsVerdict | undefined {
+  const download = lolbinDownload(program, args);
+  return download === undefined
+    ? undefined
+    : {
+        rule: "windows-lolbin-download",
+        severity: Severity.MEDIUM,
+        score: 0.65,
+        reason: `${program} downloads ${download.url}`,
+      };
+}
+
+/** Secret files as a Windows path names them, relative to the user's profile, separators removed. */
+const FLAT_USER_SECRETS = [
+  ".awscredentials",
+  ".kubeconfig",
+  ".dockerconfig.json",
+  ".git-credentials",
+  ".azuremsal_token_cache.json",
+  ".azureaccesstokens.json",
+  "application_default_credentials.json",
+  ".sshid_rsa",
+  ".sshid_ed25519",
+  ".sshid_ecdsa",
+];
+
+/**
+ * Whether a Windows path names a secret file: `$env:USERPROFILE\.aws\credentials`,
+ * `C:\Users\me\.ssh\id_rsa`, `~\.kube\config`. Unquoted in bash the backslashes vanish
+ * (`$env:USERPROFILE.awscredentials`), so the path is also compared with its separators removed.
+ */
+export function isWindowsSecretPath(word: string): boolean {
+  const slashed = word
+    .replace(/\\/g, "/")
+    .replace(/^\$env:(?:userprofile|home)|^\$home|^[a-z]:\/users\/[^/]{1,64}/i, "~");
+  if (isSensitiveFile(slashed)) return true;
+  const flat = word.toLowerCase().replace(/[\\/:]/g, "");
+  return (
+    /^(?:\$envuserprofile|\$envhome|\$home|~|[a-z]users)/.test(flat) &&
+    FLAT_USER_SECRETS.some((f) => flat.endsWith(f))
+  );
+}
+
+/** Cmdlets and aliases that read a file out, as a `-Body` is given one: `-Body (Get-Content f -Raw)`. */
+const READERS: ReadonlySet<string> = new Set(["get-content", "gc", "cat", "type"]);
+
+/** The file a web cmdlet sends: `-InFile f` (or an abbreviation), `-Body (Get-Content f)`. */
+function webCmdletUpload(args: readonly string[]): WindowsVerdict | undefined {
+  for (let k = 0; k < args.length; k++) {
+    const p = args[k]!.toLowerCase();
+    const body = p === "-body" && READERS.has(args[k + 1]?.toLowerCase() ?? "");
+    if (!(p.startsWith("-inf") || body)) continue;
+    const file = args[k + (body ? 2 : 1)];
+    if (file !== undefined && isWindowsSecretPath(file))
+      return {
+        rule: "windows-upload-secret",
+        severity: Severity.HIGH,
+        score: 0.9,
+        reason: `uploads ${file}`,
+      };
+  }
+  return undefined;
+}
+
 /** The verdict on a Windows command given as words, program first; see the module comment. */
 export function judgeWindowsCommand(words: readonly string[]): WindowsVerdict | undefined {
   if (words.length === 0) return undefined;
@@ -214,6 +344,18 @@ export function judgeWindowsCommand(words: readonly string[]): WindowsVerdict | 
     case "wevtutil":
     case "clear-eventlog":
       return eventLogCleared(program, args);
+    case "net":
+    case "net1":
+    case "add-localgroupmember":
+      return accountChange(program, args);
+    case "certutil":
+    case "bitsadmin":
+      return lolbinFetch(program, args);
+    case "invoke-webrequest":
+    case "iwr":
+    case "invoke-restmethod":
+    case "irm":
+      return webCmdletUpload(args);
     default:
       return undefined;
   }
@@ -225,10 +367,10 @@ export function judgeWindowsCommand(words: readonly string[]): WindowsVerdict | 
  * that text as shell, so a cmdlet arrives as a program).
  */
 const WINDOWS_PROGRAMS: ReadonlySet<string> = new Set([
-  ..."reg ntdsutil rundll32 vssadmin wmic sc netsh wevtutil"
+  ..."reg ntdsutil rundll32 vssadmin wmic sc netsh wevtutil net net1 certutil bitsadmin"
     .split(" ")
     .flatMap((p) => [p, `${p}.exe`, p.toUpperCase(), `${p.toUpperCase()}.EXE`]),
-  ..."Set-MpPreference Add-MpPreference Stop-Service Set-Service Set-NetFirewallProfile Clear-EventLog"
+  ..."Set-MpPreference Add-MpPreference Stop-Service Set-Service Set-NetFirewallProfile Clear-EventLog Add-LocalGroupMember Invoke-WebRequest iwr Invoke-RestMethod irm"
     .split(" ")
     .flatMap((c) => [c, c.toLowerCase()]),
 ]);
@@ -238,19 +380,57 @@ export function windowsHit(span: { start: number; end: number }, verdict: Window
   return hitOn(span, verdict.rule, verdict.severity, verdict.score, verdict.reason);
 }
 
-function windowsCommand(words: readonly string[], span: { start: number; end: number }): Hit | undefined {
-  const verdict = judgeWindowsCommand(words);
-  return verdict === undefined ? undefined : windowsHit(span, verdict);
+/**
+ * `certutil -urlcache -f URL x.exe && x.exe`, `bitsadmin /transfer j URL C:\\p\\x.exe & start C:\\p\\x.exe`:
+ * a file fetched by a Windows tool and then run. Compared as `windowsProgram` names, which
+ * read a path the same whether bash kept its backslashes or not.
+ */
+export function downloadedThenRun(analysis: Analysis): Hit[] {
+  const hits: Hit[] = [];
+  const fetched = new Map<string, { start: number; end: number; url: string }>();
+  for (const inv of analysis.invocations) {
+    const program = windowsProgram(inv.name);
+    const download =
+      program === "certutil" || program === "bitsadmin" ? lolbinDownload(program, inv.args) : undefined;
+    if (download?.file !== undefined) {
+      fetched.set(windowsProgram(download.file), { start: inv.start, end: inv.end, url: download.url });
+      continue;
+    }
+    if (fetched.size === 0) continue;
+    const started =
+      program === "start" || program === "start-process" || program === "saps" || program === "cmd"
+        ? inv.args.find((a) => fetched.has(windowsProgram(a)))
+        : inv.program;
+    const from = started === undefined ? undefined : fetched.get(windowsProgram(started));
+    if (from !== undefined)
+      hits.push(
+        hitOn(
+          { start: from.start, end: inv.end },
+          "windows-download-run",
+          Severity.HIGH,
+          0.9,
+          `downloads ${from.url} and runs it`,
+        ),
+      );
+  }
+  return hits;
 }
 
-export const windows = ruleModule({
+export const windows = ruleModule<{ download: boolean }>({
   name: "windows",
+  prepare: () => ({ download: false }),
   commands: [
     {
       programs: [...WINDOWS_PROGRAMS],
-      check: (inv, hits) => {
-        if (WINDOWS_PROGRAMS.has(inv.name)) pushHit(hits, windowsCommand([inv.name, ...inv.args], inv));
+      check: (inv, hits, state) => {
+        if (!WINDOWS_PROGRAMS.has(inv.name)) return;
+        const verdict = judgeWindowsCommand([inv.name, ...inv.args]);
+        if (verdict?.rule === "windows-lolbin-download") state.download = true;
+        pushHit(hits, verdict === undefined ? undefined : windowsHit(inv, verdict));
       },
     },
   ],
+  after: (analysis, hits, state) => {
+    if (state.download) hits.push(...downloadedThenRun(analysis));
+  },
 });
