@@ -217,6 +217,17 @@ function portSpecHitsAdmin(spec: string): boolean {
   return rangeHitsAdmin(from, m[3] === undefined ? from : Number(m[3]));
 }
 
+/** The one verdict of every world-open ingress rule, whichever cloud's syntax said it. */
+function worldIngress(inv: Invocation): Hit {
+  return hitOn(
+    inv,
+    "cloud-world-ingress",
+    Severity.HIGH,
+    0.85,
+    "opens administrative ports to the whole internet",
+  );
+}
+
 function awsIngress(inv: Invocation): Hit | undefined {
   const args = inv.args;
   const cidr = optionValue(args, ["--cidr"]);
@@ -238,15 +249,7 @@ function awsIngress(inv: Invocation): Hit | undefined {
         (Number(from[1]) < 0 || rangeHitsAdmin(Number(from[1]), Number(to[1])));
     }
   }
-  return exposed
-    ? hitOn(
-        inv,
-        "cloud-world-ingress",
-        Severity.HIGH,
-        0.85,
-        "opens administrative ports to the whole internet",
-      )
-    : undefined;
+  return exposed ? worldIngress(inv) : undefined;
 }
 
 function gcloudFirewall(inv: Invocation): Hit | undefined {
@@ -267,15 +270,7 @@ function gcloudFirewall(inv: Invocation): Hit | undefined {
     if (protocol !== "tcp" && protocol !== "udp") return false;
     return ports === undefined || portSpecHitsAdmin(ports);
   });
-  return exposed
-    ? hitOn(
-        inv,
-        "cloud-world-ingress",
-        Severity.HIGH,
-        0.85,
-        "opens administrative ports to the whole internet",
-      )
-    : undefined;
+  return exposed ? worldIngress(inv) : undefined;
 }
 
 /** The values after an option that takes several (`--ports 22 3389`), up to the next option. */
@@ -294,15 +289,7 @@ function azureNsgRule(inv: Invocation): Hit | undefined {
   const given = valuesOf(args, ["--source-address-prefixes", "--source-address-prefix"]);
   const sources = given.length === 0 ? ["*"] : given;
   const ports = valuesOf(args, ["--destination-port-ranges", "--destination-port-range"]);
-  return sources.some(isWorld) && ports.some(portSpecHitsAdmin)
-    ? hitOn(
-        inv,
-        "cloud-world-ingress",
-        Severity.HIGH,
-        0.85,
-        "opens administrative ports to the whole internet",
-      )
-    : undefined;
+  return sources.some(isWorld) && ports.some(portSpecHitsAdmin) ? worldIngress(inv) : undefined;
 }
 
 // --- destruction --------------------------------------------------------------------------

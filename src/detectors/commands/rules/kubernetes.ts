@@ -291,38 +291,26 @@ function helmUninstall(inv: Invocation): Hit | undefined {
     : hitOn(inv, "helm-uninstall", severity, 0.7, `uninstalls a ${tierWord(tier)}release`);
 }
 
+/**
+ * One check per verdict, each run only on the programs it names: the dispatch conformance test
+ * runs every check on every command, so a check tests its own program.
+ */
+function on(programs: readonly string[], judge: (inv: Invocation) => Hit | undefined) {
+  return {
+    programs: [...programs],
+    check(inv: Invocation, hits: Hit[]) {
+      if (programs.includes(inv.name)) pushHit(hits, judge(inv));
+    },
+  };
+}
+
 export const kubernetes = ruleModule({
   name: "kubernetes",
   commands: [
-    {
-      programs: KUBECTL,
-      check(inv, hits) {
-        if (KUBECTL.includes(inv.name)) pushHit(hits, kubectlDelete(inv));
-      },
-    },
-    {
-      programs: KUBECTL,
-      check(inv, hits) {
-        if (KUBECTL.includes(inv.name)) pushHit(hits, kubectlBinding(inv));
-      },
-    },
-    {
-      programs: KUBECTL,
-      check(inv, hits) {
-        if (KUBECTL.includes(inv.name)) pushHit(hits, kubectlToken(inv));
-      },
-    },
-    {
-      programs: KUBECTL,
-      check(inv, hits) {
-        if (KUBECTL.includes(inv.name)) pushHit(hits, kubectlHostEscape(inv));
-      },
-    },
-    {
-      programs: ["helm"],
-      check(inv, hits) {
-        if (inv.name === "helm") pushHit(hits, helmUninstall(inv));
-      },
-    },
+    on(KUBECTL, kubectlDelete),
+    on(KUBECTL, kubectlBinding),
+    on(KUBECTL, kubectlToken),
+    on(KUBECTL, kubectlHostEscape),
+    on(["helm"], helmUninstall),
   ],
 });
