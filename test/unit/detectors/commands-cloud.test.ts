@@ -1,19 +1,17 @@
 import { describe, expect, it } from "vitest";
-import { EventKind, Severity } from "../../../gen/guard/v1/types_pb.js";
+import { Severity } from "../../../gen/guard/v1/types_pb.js";
 import { commandsDetector } from "../../../src/detectors/commands/index.js";
 import { Tier, targetTier } from "../../../src/detectors/commands/rules/targets.js";
-import { toolSegment } from "../../helpers/segments.js";
+import { type Verdict, strongestOf, verdictsOf } from "../../helpers/shell-verdicts.js";
 
 /** Findings on `text` as a bash tool call, as `[severity, reason]`. */
-function verdicts(text: string): [Severity, string][] {
-  return commandsDetector
-    .detect(toolSegment(text), EventKind.STEP_RESPONSE)
-    .map((f) => [f.severity, f.reason]);
+function verdicts(text: string): Verdict[] {
+  return verdictsOf(commandsDetector, text);
 }
 
 /** The strongest severity found on `text`, UNSPECIFIED when nothing is. */
 function strongest(text: string): Severity {
-  return Math.max(Severity.UNSPECIFIED, ...verdicts(text).map(([s]) => s));
+  return strongestOf(verdicts(text));
 }
 
 /** A finding of `severity` on `text`, and `reason` among the findings' reasons. */

@@ -1,25 +1,22 @@
 import { describe, expect, it } from "vitest";
-import { EventKind, Severity } from "../../../gen/guard/v1/types_pb.js";
+import { Severity } from "../../../gen/guard/v1/types_pb.js";
 import { commandsDetector } from "../../../src/detectors/commands/index.js";
 import { decodeEncodedCommand } from "../../../src/detectors/commands/rules/powershell.js";
 import { judgeWindowsCommand, windowsProgram } from "../../../src/detectors/commands/rules/windows.js";
-import { toolSegment } from "../../helpers/segments.js";
+import {
+  type Verdict,
+  expectHighWith as expectHighWithIn,
+  verdictsOf,
+} from "../../helpers/shell-verdicts.js";
 
 /** Findings on `text` as a bash tool call, as `[severity, reason]`. */
-function verdicts(text: string): [Severity, string][] {
-  return commandsDetector
-    .detect(toolSegment(text), EventKind.STEP_RESPONSE)
-    .map((f) => [f.severity, f.reason]);
+function verdicts(text: string): Verdict[] {
+  return verdictsOf(commandsDetector, text);
 }
 
 /** A HIGH finding on `text`, and `reason` among the findings' reasons. */
 function expectHighWith(text: string, reason: string): void {
-  const found = verdicts(text);
-  expect(
-    found.some(([severity]) => severity === Severity.HIGH),
-    text,
-  ).toBe(true);
-  expect(found.map(([, r]) => r).join(" | ")).toContain(reason);
+  expectHighWithIn(verdicts(text), text, reason);
 }
 
 /** `text` in PowerShell's `-EncodedCommand` form: base64 of UTF-16LE. */

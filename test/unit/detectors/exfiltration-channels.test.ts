@@ -1,7 +1,11 @@
 import { describe, expect, it } from "vitest";
-import { EventKind, Severity } from "../../../gen/guard/v1/types_pb.js";
+import { Severity } from "../../../gen/guard/v1/types_pb.js";
 import { exfiltrationDetector } from "../../../src/detectors/exfiltration/index.js";
-import { toolSegment } from "../../helpers/segments.js";
+import {
+  type Verdict,
+  expectHighWith as expectHighWithIn,
+  verdictsOf,
+} from "../../helpers/shell-verdicts.js";
 
 /**
  * Ways out that an agent has at hand beside an upload: DNS lookups, gists, a file server. Each
@@ -9,20 +13,13 @@ import { toolSegment } from "../../helpers/segments.js";
  */
 
 /** Exfiltration findings on `text` as a bash tool call, as `[severity, reason]`. */
-function verdicts(text: string): [Severity, string][] {
-  return exfiltrationDetector
-    .detect(toolSegment(text), EventKind.STEP_RESPONSE)
-    .map((f) => [f.severity, f.reason]);
+function verdicts(text: string): Verdict[] {
+  return verdictsOf(exfiltrationDetector, text);
 }
 
 /** A HIGH finding on `text`, and `reason` among the findings' reasons. */
 function expectHighWith(text: string, reason: string): void {
-  const found = verdicts(text);
-  expect(
-    found.some(([severity]) => severity === Severity.HIGH),
-    text,
-  ).toBe(true);
-  expect(reasons(text)).toContain(reason);
+  expectHighWithIn(verdicts(text), text, reason);
 }
 
 /** The reasons of `verdicts(text)`, joined. */

@@ -5,6 +5,11 @@ import { isSensitiveFile } from "../../../src/detectors/commands/paths.js";
 import { isMetadataCredentialUrl } from "../../../src/detectors/exfiltration/cloud-secrets.js";
 import { exfiltrationDetector } from "../../../src/detectors/exfiltration/index.js";
 import { toolSegment } from "../../helpers/segments.js";
+import {
+  type Verdict,
+  expectHighWith as expectHighWithIn,
+  verdictsOf,
+} from "../../helpers/shell-verdicts.js";
 
 /**
  * Cloud credentials that leave without a file: printed by a CLI or a metadata service and piped
@@ -13,10 +18,8 @@ import { toolSegment } from "../../helpers/segments.js";
  */
 
 /** Exfiltration findings on `text` as a bash tool call, as `[severity, reason]`. */
-function verdicts(text: string): [Severity, string][] {
-  return exfiltrationDetector
-    .detect(toolSegment(text), EventKind.STEP_RESPONSE)
-    .map((f) => [f.severity, f.reason]);
+function verdicts(text: string): Verdict[] {
+  return verdictsOf(exfiltrationDetector, text);
 }
 
 /** The strongest severity either detector gives `text`, UNSPECIFIED when none finds anything. */
@@ -30,12 +33,7 @@ function strongest(text: string): Severity {
 
 /** A HIGH finding on `text`, and `reason` among the findings' reasons. */
 function expectHighWith(text: string, reason: string): void {
-  const found = verdicts(text);
-  expect(
-    found.some(([severity]) => severity === Severity.HIGH),
-    text,
-  ).toBe(true);
-  expect(found.map(([, r]) => r).join(" | ")).toContain(reason);
+  expectHighWithIn(verdicts(text), text, reason);
 }
 
 describe("exfiltration detector: credentials a cloud CLI prints, sent on", () => {
