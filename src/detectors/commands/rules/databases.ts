@@ -1,8 +1,8 @@
 import { Severity } from "../../../../gen/guard/v1/types_pb.js";
 import type { Analysis, Invocation } from "../shell/analyze.js";
 import { ruleModule } from "./dispatch.js";
-import { type Hit, hitOn, operands, optionValue, pushHit } from "./types.js";
-import { severityFor, type Tier, targetTier, tierWord } from "./targets.js";
+import { type Hit, operands, optionValue, pushHit } from "./types.js";
+import { gradedHit, targetTier, tierWord } from "./targets.js";
 
 /**
  * Database clients told to destroy data: `dropdb`, `DROP DATABASE`/`DROP SCHEMA` through
@@ -29,17 +29,6 @@ const SQL_CLIENTS: ReadonlyMap<string, readonly string[]> = new Map([
   ["cqlsh", ["-e", "--execute"]],
 ]);
 
-function graded(
-  inv: Invocation,
-  rule: string,
-  tier: Tier,
-  unknown: Severity | undefined,
-  what: string,
-): Hit | undefined {
-  const severity = severityFor(tier, unknown);
-  return severity === undefined ? undefined : hitOn(inv, rule, severity, 0.75, what);
-}
-
 /** The SQL a client runs: its `-c`/`-e` option, or a here-string or here-document fed to it. */
 function statementOf(inv: Invocation, options: readonly string[]): string | undefined {
   const option = optionValue(inv.args, options);
@@ -55,16 +44,24 @@ function sql(inv: Invocation, piped?: string): Hit | undefined {
   if (statement === undefined) return undefined;
   const tier = targetTier(inv.args);
   if (DROP_SCOPE.test(statement)) {
-    return graded(
+    return gradedHit(
       inv,
       "sql-drop-database",
       tier,
       Severity.MEDIUM,
+      0.75,
       `drops a ${tierWord(tier)}database or schema`,
     );
   }
   if (DROP_TABLE.test(statement) || DELETE_ALL.test(statement)) {
-    return graded(inv, "sql-drop-table", tier, Severity.LOW, `removes a ${tierWord(tier)}table's data`);
+    return gradedHit(
+      inv,
+      "sql-drop-table",
+      tier,
+      Severity.LOW,
+      0.75,
+      `removes a ${tierWord(tier)}table's data`,
+    );
   }
   return undefined;
 }
@@ -73,7 +70,7 @@ function dropdb(inv: Invocation): Hit | undefined {
   if (inv.name !== "dropdb" && !(inv.name === "mysqladmin" && operands(inv.args).includes("drop")))
     return undefined;
   const tier = targetTier(inv.args);
-  return graded(inv, "drop-database", tier, Severity.MEDIUM, `drops a ${tierWord(tier)}database`);
+  return gradedHit(inv, "drop-database", tier, Severity.MEDIUM, 0.75, `drops a ${tierWord(tier)}database`);
 }
 
 function redis(inv: Invocation): Hit | undefined {
@@ -84,11 +81,12 @@ function redis(inv: Invocation): Hit | undefined {
   // Without -h, -u or a URL the client talks to localhost.
   const host = optionValue(inv.args, ["-h", "-u"]);
   const tier = targetTier(host === undefined ? ["localhost", ...inv.args] : inv.args);
-  return graded(
+  return gradedHit(
     inv,
     "redis-flush",
     tier,
     flushAll ? Severity.MEDIUM : Severity.LOW,
+    0.75,
     `empties ${flushAll ? "every database of " : "a database of "}a ${tierWord(tier)}Redis server`,
   );
 }
@@ -101,8 +99,22 @@ function mongo(inv: Invocation): Hit | undefined {
   if (code === undefined || !MONGO_DROP.test(code)) return undefined;
   const tier = targetTier(inv.args.filter((a) => a !== code));
   return code.includes("dropDatabase")
-    ? graded(inv, "mongo-drop-database", tier, Severity.MEDIUM, `drops a ${tierWord(tier)}MongoDB database`)
-    : graded(inv, "mongo-drop-collection", tier, Severity.LOW, `drops a ${tierWord(tier)}MongoDB collection`);
+    ? gradedHit(
+        inv,
+        "mongo-drop-database",
+        tier,
+        Severity.MEDIUM,
+        0.75,
+        `drops a ${tierWord(tier)}MongoDB database`,
+      )
+    : gradedHit(
+        inv,
+        "mongo-drop-collection",
+        tier,
+        Severity.LOW,
+        0.75,
+        `drops a ${tierWord(tier)}MongoDB collection`,
+      );
 }
 
 /** `echo 'DROP DATABASE app' | psql "$URL"`: SQL printed into a client's input. */

@@ -2,7 +2,7 @@ import { Severity } from "../../../../gen/guard/v1/types_pb.js";
 import type { Analysis, Invocation } from "../shell/analyze.js";
 import { ruleModule, Trait } from "./dispatch.js";
 import { type Hit, hitOn, operands, optionValue, pushHit } from "./types.js";
-import { severityFor, targetTier, tierWord } from "./targets.js";
+import { gradedHit, targetTier, tierWord } from "./targets.js";
 
 /**
  * Infrastructure-as-code and container commands: `terraform destroy` of a whole stack, and
@@ -39,16 +39,14 @@ function terraformDestroy(inv: Invocation, workspaces: readonly string[]): Hit |
     if (a.startsWith("TF_WORKSPACE=") || a.startsWith("TF_VAR_env")) context.push(a);
   const targeted = inv.args.some((a) => a.startsWith("-target") || a.startsWith("--target"));
   const tier = targetTier(context);
-  const severity = severityFor(tier, targeted ? undefined : Severity.MEDIUM);
-  return severity === undefined
-    ? undefined
-    : hitOn(
-        inv,
-        "terraform-destroy",
-        severity,
-        0.75,
-        `${inv.name} destroys ${targeted ? "resources of" : "every resource in"} a ${tierWord(tier)}stack`,
-      );
+  return gradedHit(
+    inv,
+    "terraform-destroy",
+    tier,
+    targeted ? undefined : Severity.MEDIUM,
+    0.75,
+    `${inv.name} destroys ${targeted ? "resources of" : "every resource in"} a ${tierWord(tier)}stack`,
+  );
 }
 
 /** Miner programs, as image names or commands. */

@@ -2,7 +2,7 @@ import { Severity } from "../../../../gen/guard/v1/types_pb.js";
 import type { Invocation } from "../shell/analyze.js";
 import { ruleModule } from "./dispatch.js";
 import { type Hit, hitOn, optionValue, pushHit } from "./types.js";
-import { severityFor, Tier, targetTier, tierWord } from "./targets.js";
+import { gradedHit, Tier, targetTier, tierWord } from "./targets.js";
 
 /**
  * Kubernetes and Helm commands that destroy a scope, grant cluster-wide control, remove a
@@ -151,16 +151,14 @@ function kubectlDelete(inv: Invocation): Hit | undefined {
       return hitOn(inv, "k8s-delete-namespace", Severity.HIGH, 0.9, "deletes a Kubernetes system namespace");
     }
     const tier = all ? Tier.production : targetTier(context);
-    const severity = severityFor(tier, Severity.MEDIUM);
-    return severity === undefined
-      ? undefined
-      : hitOn(
-          inv,
-          "k8s-delete-namespace",
-          severity,
-          0.8,
-          `deletes a ${tierWord(tier)}namespace and everything in it`,
-        );
+    return gradedHit(
+      inv,
+      "k8s-delete-namespace",
+      tier,
+      Severity.MEDIUM,
+      0.8,
+      `deletes a ${tierWord(tier)}namespace and everything in it`,
+    );
   }
   if (namespace !== undefined && SYSTEM_NAMESPACES.has(namespace) && all) {
     return hitOn(
@@ -173,28 +171,24 @@ function kubectlDelete(inv: Invocation): Hit | undefined {
   }
   const tier = targetTier(context);
   if (kinds.some((k) => DATA_KINDS.has(k))) {
-    const severity = severityFor(tier, Severity.LOW);
-    return severity === undefined
-      ? undefined
-      : hitOn(
-          inv,
-          "k8s-delete-volumes",
-          severity,
-          0.7,
-          `deletes ${tierWord(tier)}persistent volumes and their data`,
-        );
+    return gradedHit(
+      inv,
+      "k8s-delete-volumes",
+      tier,
+      Severity.LOW,
+      0.7,
+      `deletes ${tierWord(tier)}persistent volumes and their data`,
+    );
   }
   if ((all || kinds.includes("all")) && !kinds.every((k) => DISPOSABLE_KINDS.has(k))) {
-    const severity = severityFor(tier, Severity.MEDIUM);
-    return severity === undefined
-      ? undefined
-      : hitOn(
-          inv,
-          "k8s-delete-all",
-          severity,
-          0.75,
-          `deletes every ${tierWord(tier)}resource of a kind${namespace !== undefined ? " in a namespace" : ""}`,
-        );
+    return gradedHit(
+      inv,
+      "k8s-delete-all",
+      tier,
+      Severity.MEDIUM,
+      0.75,
+      `deletes every ${tierWord(tier)}resource of a kind${namespace !== undefined ? " in a namespace" : ""}`,
+    );
   }
   return undefined;
 }
@@ -285,10 +279,7 @@ function helmUninstall(inv: Invocation): Hit | undefined {
   const ctx = optionValue(inv.args, ["--kube-context"]);
   if (ctx !== undefined) context.push(ctx);
   const tier = targetTier(context);
-  const severity = severityFor(tier, undefined);
-  return severity === undefined
-    ? undefined
-    : hitOn(inv, "helm-uninstall", severity, 0.7, `uninstalls a ${tierWord(tier)}release`);
+  return gradedHit(inv, "helm-uninstall", tier, undefined, 0.7, `uninstalls a ${tierWord(tier)}release`);
 }
 
 /**

@@ -1,4 +1,5 @@
 import { Severity } from "../../../../gen/guard/v1/types_pb.js";
+import { type Hit, hitOn } from "./types.js";
 
 /**
  * How much the thing a command destroys is likely to matter, read from its names (namespace,
@@ -73,9 +74,25 @@ export function targetTier(names: readonly string[]): Tier {
  * Severity of destroying a target of `tier`: HIGH for production, `unknown` for a target named
  * neither way, nothing for an ephemeral one.
  */
-export function severityFor(tier: Tier, unknown: Severity | undefined): Severity | undefined {
+function severityFor(tier: Tier, unknown: Severity | undefined): Severity | undefined {
   if (tier === Tier.production) return Severity.HIGH;
   return tier === Tier.unknown ? unknown : undefined;
+}
+
+/**
+ * The hit for destroying a target of `tier` (severity as `severityFor`), or none when the target
+ * is ephemeral or `unknown` is undefined for a target named neither way.
+ */
+export function gradedHit(
+  span: { readonly start: number; readonly end: number },
+  rule: string,
+  tier: Tier,
+  unknown: Severity | undefined,
+  score: number,
+  reason: string,
+): Hit | undefined {
+  const severity = severityFor(tier, unknown);
+  return severity === undefined ? undefined : hitOn(span, rule, severity, score, reason);
 }
 
 /** ` production` style suffix for a reason. */
