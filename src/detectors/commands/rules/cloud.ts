@@ -2,7 +2,7 @@ import { Severity } from "../../../../gen/guard/v1/types_pb.js";
 import type { Invocation } from "../shell/analyze.js";
 import { ruleModule } from "./dispatch.js";
 import { Tier, targetTier } from "./targets.js";
-import { type Hit, hitOn, optionValue, pushHit } from "./types.js";
+import { commandWords, type Hit, hitOn, optionValue, pushHit } from "./types.js";
 
 /**
  * The cloud provider CLIs (`aws`, `gcloud`, `az`): changes a manipulated operations agent
@@ -45,16 +45,9 @@ const VALUE_OPTIONS = new Set([
   "-o",
 ]);
 
-/** The command words (`iam attach-user-policy`, `projects delete ID`): arguments that are no option or option value. */
-function commandWords(args: readonly string[]): string[] {
-  const out: string[] = [];
-  for (let k = 0; k < args.length && out.length < 6; k++) {
-    const a = args[k]!;
-    if (a.startsWith("-")) {
-      if (!a.includes("=") && VALUE_OPTIONS.has(a)) k++;
-    } else out.push(a);
-  }
-  return out;
+/** The first command words (`iam attach-user-policy`, `projects delete ID`): no rule reads past the sixth. */
+function cloudWords(args: readonly string[]): string[] {
+  return commandWords(args, VALUE_OPTIONS, { limit: 6 });
 }
 
 /** The tier of one resource name (targets.ts); no name says nothing either way. */
@@ -453,7 +446,7 @@ const AZURE_SCOPE_DELETIONS: readonly (readonly [string, string])[] = [
 ];
 
 function judgeAws(inv: Invocation, hits: Hit[]): void {
-  const words = commandWords(inv.args);
+  const words = cloudWords(inv.args);
   const [service, op] = words;
   if (service === undefined || op === undefined) return;
   const args = inv.args;
@@ -495,7 +488,7 @@ function judgeAws(inv: Invocation, hits: Hit[]): void {
 }
 
 function judgeGcloud(inv: Invocation, hits: Hit[]): void {
-  const words = commandWords(inv.args);
+  const words = cloudWords(inv.args);
   const path = words.join(" ");
   const [group, verb] = words;
   if (group === undefined) return;
@@ -522,7 +515,7 @@ function judgeGcloud(inv: Invocation, hits: Hit[]): void {
 }
 
 function judgeAz(inv: Invocation, hits: Hit[]): void {
-  const words = commandWords(inv.args);
+  const words = cloudWords(inv.args);
   const path = `${words.join(" ")} `;
   const args = inv.args;
   if (path.startsWith("role assignment create ") || path.startsWith("ad sp create-for-rbac "))

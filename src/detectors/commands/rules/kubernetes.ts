@@ -1,7 +1,7 @@
 import { Severity } from "../../../../gen/guard/v1/types_pb.js";
 import type { Invocation } from "../shell/analyze.js";
 import { ruleModule } from "./dispatch.js";
-import { type Hit, hitOn, optionValue, pushHit } from "./types.js";
+import { commandWords, type Hit, hitOn, optionValue, pushHit } from "./types.js";
 import { gradedHit, Tier, targetTier, tierWord } from "./targets.js";
 
 /**
@@ -92,16 +92,9 @@ const VALUE_OPTIONS: ReadonlySet<string> = new Set(
   ),
 );
 
-/** The subcommand and its operands: the words that are neither options nor their values. */
-function commandWords(args: readonly string[]): string[] {
-  const out: string[] = [];
-  for (let k = 0; k < args.length; k++) {
-    const a = args[k]!;
-    if (a === "--") break;
-    if (VALUE_OPTIONS.has(a)) k++;
-    else if (!a.startsWith("-")) out.push(a);
-  }
-  return out;
+/** The subcommand and its operands, up to `--` (after it, `exec`'s command in the container). */
+function kubectlWords(args: readonly string[]): string[] {
+  return commandWords(args, VALUE_OPTIONS, { untilDashes: true });
 }
 
 function allNamespaces(args: readonly string[]): boolean {
@@ -125,7 +118,7 @@ function deleteTargets(ops: readonly string[]): { kinds: string[]; names: string
 }
 
 function kubectlDelete(inv: Invocation): Hit | undefined {
-  const ops = commandWords(inv.args);
+  const ops = kubectlWords(inv.args);
   if (ops[0] !== "delete") return undefined;
   const { kinds, names } = deleteTargets(ops.slice(1));
   const namespace = optionValue(inv.args, NAMESPACE_OPTION);
@@ -197,7 +190,7 @@ function kubectlDelete(inv: Invocation): Hit | undefined {
 const ADMIN_ROLES: ReadonlySet<string> = new Set(["cluster-admin", "admin", "system:masters"]);
 
 function kubectlBinding(inv: Invocation): Hit | undefined {
-  const ops = commandWords(inv.args);
+  const ops = kubectlWords(inv.args);
   if (ops[0] !== "create" || (ops[1] !== "clusterrolebinding" && ops[1] !== "rolebinding")) return undefined;
   const role = optionValue(inv.args, ["--clusterrole", "--role"]);
   const groups = inv.args.filter((a) => a.startsWith("--group")).join(" ");
@@ -224,7 +217,7 @@ function durationHours(text: string): number {
 }
 
 function kubectlToken(inv: Invocation): Hit | undefined {
-  const ops = commandWords(inv.args);
+  const ops = kubectlWords(inv.args);
   if (ops[0] !== "create" || ops[1] !== "token") return undefined;
   const duration = optionValue(inv.args, ["--duration"]);
   return duration !== undefined && durationHours(duration) > 24 * 7
@@ -243,7 +236,7 @@ const HOST_ESCAPES: readonly [RegExp, string][] = [
 ];
 
 function kubectlHostEscape(inv: Invocation): Hit | undefined {
-  const ops = commandWords(inv.args);
+  const ops = kubectlWords(inv.args);
   if (ops[0] !== "run" && ops[0] !== "debug") return undefined;
   const overrides = optionValue(inv.args, ["--overrides"]);
   if (overrides === undefined) return undefined;
@@ -261,7 +254,7 @@ function kubectlHostEscape(inv: Invocation): Hit | undefined {
 export const kubernetesPatterns: readonly RegExp[] = HOST_ESCAPES.map(([re]) => re);
 
 function helmUninstall(inv: Invocation): Hit | undefined {
-  const ops = commandWords(inv.args);
+  const ops = kubectlWords(inv.args);
   if (ops[0] !== "uninstall" && ops[0] !== "delete" && ops[0] !== "del" && ops[0] !== "un") return undefined;
   const releases = ops.slice(1);
   const namespace = optionValue(inv.args, NAMESPACE_OPTION);

@@ -80,6 +80,26 @@ export function operands(args: readonly string[]): string[] {
   return out;
 }
 
+/**
+ * A CLI's command words (`iam attach-user-policy`, `delete namespace x`): the arguments that are
+ * neither options nor the value of one of `valueOptions`. At most `limit` of them; with
+ * `untilDashes`, none after `--` (what follows is another program's command line).
+ */
+export function commandWords(
+  args: readonly string[],
+  valueOptions: ReadonlySet<string>,
+  { limit = Number.POSITIVE_INFINITY, untilDashes = false } = {},
+): string[] {
+  const out: string[] = [];
+  for (let k = 0; k < args.length && out.length < limit; k++) {
+    const a = args[k]!;
+    if (untilDashes && a === "--") break;
+    if (valueOptions.has(a)) k++;
+    else if (!a.startsWith("-")) out.push(a);
+  }
+  return out;
+}
+
 /** Value of `--name=value`, `--name value`, `-n value` or `-nvalue`. */
 export function optionValue(args: readonly string[], names: readonly string[]): string | undefined {
   for (let k = 0; k < args.length; k++) {
