@@ -284,7 +284,7 @@ function hasSubstitution(inv: Invocation): boolean {
   return inv.argWords.some((w) => w.substitutions.length > 0);
 }
 
-/** `s3://`, `gs://`, `az://`, an rclone remote (`name:path`): a bucket or container. */
+/** `s3://`, `gs://`, `az://`, `r2://`, `b2://`: a bucket or container (rclone's `name:path` remotes are read by `bucketUploads`). */
 function isBucket(word: string): boolean {
   return /^(?:s3|gs|az|r2|b2):\/\//i.test(word);
 }
@@ -310,7 +310,8 @@ export function bucketUploads(inv: Invocation): readonly string[] {
     case "aws":
       if (lower[0] === "s3" && (lower[1] === "cp" || lower[1] === "mv" || lower[1] === "sync"))
         return copyTo(2);
-      if (lower[0] === "s3api" && lower[1] === "put-object") return listOf(optionValue(inv.args, ["--body"]));
+      if (lower[0] === "s3api" && lower[1] === "put-object")
+        return fileNamed(optionValue(inv.args, ["--body"]));
       return [];
     case "gsutil":
       return lower[0] === "cp" || lower[0] === "mv" || lower[0] === "rsync" ? copyTo(1) : [];
@@ -320,7 +321,7 @@ export function bucketUploads(inv: Invocation): readonly string[] {
         : [];
     case "az":
       return lower[0] === "storage" && (lower[2] === "upload" || lower[2] === "upload-batch")
-        ? listOf(optionValue(inv.args, ["-f", "--file", "-s", "--source"]))
+        ? fileNamed(optionValue(inv.args, ["-f", "--file", "-s", "--source"]))
         : [];
     case "s3cmd":
       return lower[0] === "put" || lower[0] === "sync" ? copyTo(1) : [];
@@ -333,7 +334,8 @@ export function bucketUploads(inv: Invocation): readonly string[] {
   }
 }
 
-function listOf(value: string | undefined): readonly string[] {
+/** The one file an option names, or none. */
+function fileNamed(value: string | undefined): readonly string[] {
   return value === undefined ? [] : [value];
 }
 
