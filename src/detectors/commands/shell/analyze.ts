@@ -1,7 +1,7 @@
 import { append } from "../append.js";
 import { persistenceKind } from "../paths.js";
 import type { FunctionDef, Redirect, SimpleCommand, Word } from "./ast.js";
-import { extractCodeStrings } from "./code-strings.js";
+import { extractCodeStrings, quoteForShell } from "./code-strings.js";
 import { NameTable } from "./name-table.js";
 import { listOf } from "./nodes.js";
 import { parseShell } from "./parser.js";
@@ -671,11 +671,6 @@ const EXEC_OPTIONS_WITH_VALUE = new Set(
   "-e --env --env-file -u --user -w --workdir --detach-keys".split(" "),
 );
 
-/** Quotes a word so the shell reads it back as that one word. */
-function shellQuote(word: string): string {
-  return /^[A-Za-z0-9_./:=@%+,-]+$/.test(word) ? word : `'${word.replaceAll("'", "'\\''")}'`;
-}
-
 /**
  * The command `kubectl exec ... -- cmd...` or `docker exec [options] container cmd...` runs in
  * the container, as shell text. The words are passed as they are (no shell joins them), so they
@@ -696,7 +691,7 @@ function containerExecCommand(name: string, args: readonly string[]): string | u
   if (rest.length === 0) return undefined;
   // A shell without `-c` (`bash`, `/bin/sh -l`) is an interactive session in the container, not a command line.
   if (isShell(basename(rest[0]!)) && shellCommandString(rest.slice(1)) === undefined) return undefined;
-  return rest.map(shellQuote).join(" ");
+  return rest.map(quoteForShell).join(" ");
 }
 
 /** The command `ansible hosts -m shell|command|raw -a '...'` runs on each host (`command` is the default module). */

@@ -56,7 +56,8 @@ function isSeparator(code: string, from: number, to: number): boolean {
   return true;
 }
 
-function quoteForShell(text: string): string {
+/** `text` quoted, where it needs it, so that the shell reads it back as one word. */
+export function quoteForShell(text: string): string {
   return /^[A-Za-z0-9_./:@%+=,-]+$/.test(text) ? text : `'${text.replaceAll("'", "'\\''")}'`;
 }
 
