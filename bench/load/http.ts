@@ -39,9 +39,29 @@ export function hasWrk(): boolean {
   }
 }
 
-async function sweepRate(url: string, bodiesFile: string, rate: number, durationMs: number): Promise<RatePoint> {
-  const plan = { url, key: BENCH_KEY, bodiesFile, rate, durationMs, connections: 64, maxInFlight: 2000 };
-  const run = await runScript(GENERATOR, [JSON.stringify(plan)], durationMs + 30_000);
+/** Each generator's own warm-up at its rate, not counted (see generator.ts). */
+const GENERATOR_WARMUP_MS = 1000;
+/** The service's warm-up before the sweep, not counted: a fresh service compiles its code under the first requests. */
+const SERVICE_WARMUP = { rate: 400, durationMs: 3000 };
+
+async function sweepRate(
+  url: string,
+  bodiesFile: string,
+  rate: number,
+  durationMs: number,
+): Promise<RatePoint> {
+  const warmupMs = GENERATOR_WARMUP_MS;
+  const plan = {
+    url,
+    key: BENCH_KEY,
+    bodiesFile,
+    rate,
+    durationMs,
+    warmupMs,
+    connections: 64,
+    maxInFlight: 2000,
+  };
+  const run = await runScript(GENERATOR, [JSON.stringify(plan)], warmupMs + durationMs + 40_000);
   const line = run.out.trim().split("\n").pop() ?? "";
   if (run.code !== 0 || !line) throw new Error(`load generator exited ${run.code}: ${run.err.slice(-400)}`);
   const r = JSON.parse(line) as RatePoint & { completed: number; seconds: number };
@@ -51,12 +71,16 @@ async function sweepRate(url: string, bodiesFile: string, rate: number, duration
 /**
  * Load over HTTP from other processes against the real service listening on 127.0.0.1 (port
  * chosen by the system, temporary data folder). The fixed-rate sweep (Node generator, open
- * loop) climbs `rates` and stops at the first rate the service cannot hold (p99 over 50 ms or
- * under 90% achieved); wrk, when installed, then measures closed-loop throughput at a few
- * connection counts for each body class.
+ * loop) first warms the service up (its result discarded), then climbs `rates` and stops at the
+ * first rate the service cannot hold (p99 over 50 ms or under 90% achieved); wrk, when
+ * installed, then measures closed-loop throughput at a few connection counts for each body class.
  */
 export async function measureHttp(options: {
-  readonly sweepBodies: { readonly label: string; readonly bodies: readonly string[]; readonly meanBytes: number };
+  readonly sweepBodies: {
+    readonly label: string;
+    readonly bodies: readonly string[];
+    readonly meanBytes: number;
+  };
   readonly wrkBodies: readonly { readonly label: string; readonly bodies: readonly string[] }[];
   readonly rates: readonly number[];
   readonly rateMs: number;
@@ -74,6 +98,7 @@ export async function measureHttp(options: {
       return file;
     };
     const sweepFile = write(options.sweepBodies.label, options.sweepBodies.bodies);
+    await sweepRate(url, sweepFile, SERVICE_WARMUP.rate, SERVICE_WARMUP.durationMs);
     const sweep: RatePoint[] = [];
     for (const rate of options.rates) {
       const point = await sweepRate(url, sweepFile, rate, options.rateMs);
@@ -90,7 +115,10 @@ export async function measureHttp(options: {
       for (const set of options.wrkBodies) {
         const file = write(set.label, set.bodies);
         for (const c of options.wrkConnections) {
-          runs.push({ ...(await runWrk(url, BENCH_KEY, file, c, options.wrkSeconds, options.scratchDir)), bodyClass: set.label });
+          runs.push({
+            ...(await runWrk(url, BENCH_KEY, file, c, options.wrkSeconds, options.scratchDir)),
+            bodyClass: set.label,
+          });
         }
         const ok = runs.filter((r) => r.bodyClass === set.label && r.p99 < 10 && r.non2xx === 0);
         wrkAtP99Under10[set.label] = Math.max(0, ...ok.map((r) => r.perSecond));

@@ -112,7 +112,7 @@ function http(r: BenchResults): string {
     .map(([label, v]) => `${label}: ${n0(v)}/s`)
     .join(", ");
   return [
-    `Fixed-rate sweep, ${h.bodyClass} bodies (mean ${kb(h.meanBytes)}), Node generator (bench/load/generator.ts, open loop, 64 keep-alive connections):`,
+    `Fixed-rate sweep, ${h.bodyClass} bodies (mean ${kb(h.meanBytes)}), Node generator (bench/load/generator.ts, open loop, 64 keep-alive connections; the service warmed up at 400/s for 3 s and each rate preceded by 1 s at that rate, neither counted):`,
     "",
     sweep,
     "",
