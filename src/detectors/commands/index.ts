@@ -1,4 +1,4 @@
-import { Channel } from "../../../gen/guard/v1/types_pb.js";
+import { Channel, Severity } from "../../../gen/guard/v1/types_pb.js";
 import { boundSubject, type Detection, type Detector, type SegmentView } from "../detector.js";
 import { cloud } from "./rules/cloud.js";
 import { credentialPatterns, credentials } from "./rules/credentials.js";
@@ -17,7 +17,7 @@ import { remoteShellPatterns, remoteShells } from "./rules/remote-shell.js";
 import { shellEscapePatterns, shellEscapes } from "./rules/shell-escape.js";
 import { windows } from "./rules/windows.js";
 import { dispatchTable, runRules } from "./rules/dispatch.js";
-import type { Hit } from "./rules/types.js";
+import { type Hit, hitOn } from "./rules/types.js";
 import { type Analysis, analyzeCode, analyzeShell } from "./shell/analyze.js";
 import { type CommandSource, commandSources } from "./sources.js";
 
@@ -54,6 +54,22 @@ const TABLE = dispatchTable(commandRules);
 /** Every rule's hits on one analysis. */
 export function commandHits(analysis: Analysis): Hit[] {
   return runRules(commandRules, TABLE, analysis);
+}
+
+/**
+ * Shell nested past the analysis's bounds (`eval` inside `eval` five deep, 25 levels of
+ * `$(...)`): its innermost commands went unread. No honest command in the project's fixtures
+ * or the public corpora comes near those bounds, so the nesting is itself the evasion; MEDIUM,
+ * which blocks a tool call by default, since what it hides was not judged.
+ */
+function unreadNesting(length: number): Hit {
+  return hitOn(
+    { start: 0, end: length },
+    "unread-nesting",
+    Severity.MEDIUM,
+    0.8,
+    "shell nested deeper than Guard reads: the innermost commands were not judged",
+  );
 }
 
 /**
@@ -123,6 +139,7 @@ export function findMaliciousCommands(segment: SegmentView): Detection[] {
   for (const source of commandSources(segment)) {
     const analysis = analyzeSource(source);
     const hits = commandHits(analysis);
+    if (analysis.truncated) hits.push(unreadNesting(source.text.length));
     // A `code` argument is read both as shell and as code; report each span once.
     for (const d of toDetections(segment, source, hits, MALICIOUS_COMMAND, "COMMAND")) {
       const key = `${d.start}:${d.end}`;

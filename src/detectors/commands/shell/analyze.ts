@@ -2,6 +2,7 @@ import { append } from "../append.js";
 import { persistenceKind } from "../paths.js";
 import type { FunctionDef, Redirect, SimpleCommand, Word } from "./ast.js";
 import { extractCodeStrings, quoteForShell } from "./code-strings.js";
+import { BINDERS, expandWord, ShellBindings, staticOutput } from "./expansions.js";
 import { NameTable } from "./name-table.js";
 import { listOf } from "./nodes.js";
 import { parseShell } from "./parser.js";
@@ -212,6 +213,8 @@ const NameRole = {
   inlineCode: 16,
   /** In ALL_SESSIONS. */
   session: 32,
+  /** In BINDERS: `alias`, `export` and the other builtins that bind names. */
+  binds: 64,
 } as const;
 
 /** The roles that make a first word something other than the program that runs. */
@@ -312,6 +315,10 @@ class Analyzer {
    * are made; in the order of `invocations`, since only nested text is analysed out of turn.
    */
   private readonly sessions: Invocation[] = [];
+  /** What the text has bound so far, shared by all its nesting levels (see expansions.ts). */
+  private readonly bindings = new ShellBindings();
+  /** Aliases whose expansion is being read, which their own text does not expand again. */
+  private readonly aliasesExpanding = new Set<string>();
   truncated = false;
   private budget: number;
 
@@ -405,6 +412,8 @@ class Analyzer {
     const name =
       programWord === undefined || (programWord.facts & WordFact.slash) === 0 ? program : basename(program);
     if (!plain) roles = rolesOf(name);
+    if (first === undefined || (roles & NameRole.binds) !== 0)
+      this.bindings.note(command, name, words.slice(at + 1));
     const invocation = new CommandInvocation(
       command,
       words,
@@ -421,7 +430,38 @@ class Analyzer {
     );
     this.noteSession(invocation, roles);
     this.nested(invocation, nesting, roles);
+    if (programWord?.dynamic || (this.bindings.hasAliases && this.bindings.alias(name) !== undefined)) {
+      this.expanded(words, at, invocation, nesting);
+    }
     return invocation;
+  }
+
+  /**
+   * A command whose name the script computes (`$X`, `$(printf ...)`, an alias): when the
+   * script's own text fixes it, the command as it will run is read as shell again. Unquoted
+   * expansions are left to split into words, as the shell splits them; quoted ones and the
+   * other words keep their bounds.
+   */
+  private expanded(words: readonly Word[], at: number, inv: Invocation, nesting: number): void {
+    const program = words[at]!;
+    const alias = program.dynamic ? undefined : this.bindings.alias(program.text);
+    // An alias is not expanded again inside its own expansion (`alias ls='ls --color'`).
+    if (alias !== undefined && this.aliasesExpanding.has(program.text)) return;
+    const head = alias ?? expandWord(program, this.bindings);
+    if (head === undefined || head === program.text) return;
+    if (nesting >= MAX_NESTING) {
+      this.truncated = true;
+      return;
+    }
+    let line = program.quoted && alias === undefined ? quoteForShell(head) : head;
+    for (let k = at + 1; k < words.length; k++) {
+      const w = words[k]!;
+      const value = w.dynamic ? expandWord(w, this.bindings) : undefined;
+      line += ` ${value !== undefined && !w.quoted ? value : quoteForShell(value ?? w.text)}`;
+    }
+    if (alias !== undefined) this.aliasesExpanding.add(program.text);
+    this.analyze(line, { start: inv.start, end: inv.end }, nesting + 1);
+    if (alias !== undefined) this.aliasesExpanding.delete(program.text);
   }
 
   /** Adds to `out` an invocation for each program `find`'s `-exec` (and kin) runs. */
@@ -482,6 +522,10 @@ class Analyzer {
       const c = shellCommandString(inv.args);
       if (c !== undefined) scripts.push(c);
       else if (stdin?.body !== undefined) scripts.push(stdin.body);
+      else {
+        const fed = this.processSubstitutionScript(inv.argWords);
+        if (fed !== undefined) scripts.push(fed);
+      }
     } else if (inv.name === "eval") {
       scripts.push(inv.args.join(" "));
     } else if (inv.name === "su" || inv.name === "script") {
@@ -519,6 +563,13 @@ class Analyzer {
       return;
     }
     for (const s of scripts) this.analyze(s, span, nesting + 1);
+  }
+
+  /** `sh <(echo '...')`: the script a shell reads from a process substitution whose output the text fixes. */
+  private processSubstitutionScript(args: readonly Word[]): string | undefined {
+    const operand = args.find((w) => !w.text.startsWith("-"));
+    const pipeline = operand?.text.startsWith("<(") ? operand.substitutions[0] : undefined;
+    return pipeline && staticOutput(pipeline, this.bindings);
   }
 
   /**
@@ -606,6 +657,7 @@ const ROLES = nameRoles([
   [MAY_NEST, NameRole.mayNest],
   [INLINE_CODE.keys(), NameRole.inlineCode],
   [ALL_SESSIONS, NameRole.session],
+  [BINDERS, NameRole.binds],
 ]);
 
 function rolesOf(name: string): number {
