@@ -152,7 +152,7 @@ export function findMaliciousCommands(segment: SegmentView): Detection[] {
 
 export const commandsDetector: Detector = {
   name: "commands",
-  version: "5",
+  version: "6",
   categories: [MALICIOUS_COMMAND],
   channels: [Channel.TOOL_CALL_ARGUMENTS, Channel.PROSE],
   detect(segment) {
