@@ -39,7 +39,7 @@ export function exfiltrationHits(analysis: Analysis): Hit[] {
 
 export const exfiltrationDetector: Detector = {
   name: "exfiltration",
-  version: "5",
+  version: "6",
   categories: [DATA_EXFILTRATION],
   channels: [Channel.TOOL_CALL_ARGUMENTS, Channel.PROSE],
   detect(segment) {

