@@ -53,6 +53,17 @@ describe("commands detector: command names the script computes", () => {
     "bash <(printf 'rm -rf %s' /)",
     "X=/bin/rm; sudo $X -rf /",
     "f=bash; $f -c 'rm -rf /'",
+    // What the shell fixes without the text binding anything.
+    "rm${IFS}-rf${IFS}/",
+    "rm$IFS-rf$IFS/",
+    "rm -rf ${PATH:0:1}",
+    "rm -rf ${HOME:0:1}*",
+    "{rm,-rf,/}",
+    // Items fed to xargs are its command's arguments.
+    "echo / | xargs rm -rf",
+    "xargs rm -rf <<< /",
+    "echo / | xargs -I{} rm -rf {}",
+    "printf '/\n' | xargs -I % rm -rf %",
   ])("blocks %s", (text) => {
     expect(strongest(text)).toBe(Severity.CRITICAL);
   });
@@ -82,6 +93,11 @@ describe("commands detector: command names the script computes", () => {
     "X='rm -rf /'; \"$X\"",
     // `:+` gives its word only when the variable is set.
     "${UNSET:+rm} -rf /",
+    "{ ls; echo done; }",
+    "echo {a,b}.txt",
+    "echo build dist | xargs rm -rf",
+    "find . -name '*.pyc' | xargs rm -f",
+    "rm -rf ${TMPDIR:0:1}cache",
   ])("leaves %s alone", (text) => {
     expect(strongest(text)).toBeLessThan(Severity.MEDIUM);
   });

@@ -2,7 +2,14 @@ import { append } from "../append.js";
 import { persistenceKind } from "../paths.js";
 import type { FunctionDef, Pipeline, Redirect, SimpleCommand, Word } from "./ast.js";
 import { extractCodeStrings, quoteForShell } from "./code-strings.js";
-import { BINDERS, expandWord, ShellBindings, staticOutput, substitutedPipeline } from "./expansions.js";
+import {
+  BINDERS,
+  braceWords,
+  expandWord,
+  ShellBindings,
+  staticOutput,
+  substitutedPipeline,
+} from "./expansions.js";
 import { NameTable } from "./name-table.js";
 import { listOf } from "./nodes.js";
 import { parseShell } from "./parser.js";
@@ -295,6 +302,40 @@ class PipelineOfInvocations implements PipelineView {
   ) {}
 }
 
+const OPEN_BRACE = 123;
+
+/** Items xargs is fed that are written into the command line read again; more add nothing to judge. */
+const MAX_XARGS_ITEMS = 64;
+
+/**
+ * The command line xargs runs when fed `input` (`echo / | xargs rm -rf`, `xargs -I{} rm -rf {}
+ * <<< /`): the program with its arguments and the items, or with the items in place of the
+ * replace string. Undefined when `inv` is not run through xargs.
+ */
+function xargsLine(inv: Invocation, input: string): string | undefined {
+  const words = inv.words;
+  const x = words.findIndex((w) => basename(w) === "xargs");
+  if (x === -1 || inv.program === "") return undefined;
+  let replace: string | undefined;
+  for (let k = x + 1; k < words.length && words[k] !== inv.program; k++) {
+    const w = words[k]!;
+    if (w === "-I") replace = words[k + 1];
+    else if (w.startsWith("-I")) replace = w.slice(2);
+    else if (w === "-i" || w === "--replace") replace = "{}";
+    else if (w.startsWith("--replace=")) replace = w.slice("--replace=".length);
+  }
+  const items = input
+    .split(/\s+/)
+    .filter((item) => item.length > 0)
+    .slice(0, MAX_XARGS_ITEMS);
+  if (items.length === 0) return undefined;
+  const args =
+    replace === undefined || replace === ""
+      ? [...inv.args, ...items]
+      : inv.args.map((a) => a.replaceAll(replace, items[0]!));
+  return [inv.program, ...args].map(quoteForShell).join(" ");
+}
+
 /** A redirection that writes its target: `>`, `>>`, `>|`. */
 function isWrite(r: Redirect): boolean {
   return r.op === ">" || r.op === ">>" || r.op === ">|";
@@ -338,10 +379,9 @@ class Analyzer {
     append(this.functions, script.functions);
     for (const pipeline of script.pipelines) {
       this.read(pipeline, nesting);
-      // The same pipeline as it will run, once the variables the text bound are written in.
-      const substituted = this.bindings.hasVariables
-        ? substitutedPipeline(pipeline, this.bindings)
-        : undefined;
+      // The same pipeline as it will run, with the variables the text bound and the expansions
+      // the shell fixes (`${IFS}`) written in.
+      const substituted = substitutedPipeline(pipeline, this.bindings);
       if (substituted !== undefined) this.read(substituted, nesting);
     }
   }
@@ -440,7 +480,11 @@ class Analyzer {
     );
     this.noteSession(invocation, roles);
     this.nested(invocation, nesting, roles);
-    if (programWord?.dynamic || (this.bindings.hasAliases && this.bindings.alias(name) !== undefined)) {
+    if (
+      programWord?.dynamic ||
+      (programWord !== undefined && program.charCodeAt(0) === OPEN_BRACE && !programWord.quoted) ||
+      (this.bindings.hasAliases && this.bindings.alias(name) !== undefined)
+    ) {
       this.expanded(words, at, invocation, nesting);
     }
     return invocation;
@@ -457,7 +501,8 @@ class Analyzer {
     const alias = program.dynamic ? undefined : this.bindings.alias(program.text);
     // An alias is not expanded again inside its own expansion (`alias ls='ls --color'`).
     if (alias !== undefined && this.aliasesExpanding.has(program.text)) return;
-    const head = alias ?? expandWord(program, this.bindings);
+    const head =
+      alias ?? (program.dynamic ? expandWord(program, this.bindings) : braceWords(program.text)?.join(" "));
     if (head === undefined || head === program.text) return;
     if (nesting >= MAX_NESTING) {
       this.truncated = true;
@@ -528,6 +573,10 @@ class Analyzer {
     const stdin = inv.redirects.find(
       (r) => r.body !== undefined && (r.op === "<<" || r.op === "<<-" || r.op === "<<<"),
     );
+    if (stdin?.body !== undefined && nesting < MAX_NESTING) {
+      const fed = xargsLine(inv, stdin.body);
+      if (fed !== undefined) this.analyze(fed, span, nesting + 1);
+    }
     if (isShell(inv.name)) {
       const c = shellCommandString(inv.args);
       if (c !== undefined) scripts.push(c);
@@ -635,6 +684,9 @@ class Analyzer {
         // `echo 'esyscmd(...)' | m4`, `echo 'exec /bin/sh' | tclsh`: the text is the program.
         this.code.push({ interpreter, code: text, start: source.start, end: to.end });
       }
+      const fed = xargsLine(to, text);
+      // Spanned as the xargs command, so a hit it already had there is not reported twice.
+      if (fed !== undefined) this.analyze(fed, { start: to.start, end: to.end }, nesting + 1);
       if (!isShell(to.name) || shellCommandString(to.args) !== undefined) continue;
       this.analyze(text, { start: source.start, end: to.end }, nesting + 1);
     }

@@ -32,6 +32,17 @@ export const BINDERS: ReadonlySet<string> = new Set([...DECLARERS, "alias"]);
 const NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
 
 /**
+ * What the shell itself fixes for a variable the text never set: `IFS` splits on blanks unless
+ * changed (`rm${IFS}-rf${IFS}/` is `rm -rf /`).
+ */
+function shellDefault(name: string): string | undefined {
+  return name === "IFS" ? " " : undefined;
+}
+
+/** Variables that hold an absolute path on every Unix system: their first character is `/`. */
+const ABSOLUTE_PATHS: ReadonlySet<string> = new Set(["PATH", "HOME", "PWD", "OLDPWD", "SHELL"]);
+
+/**
  * A variable as the text bound it: its value where the text fixes it, and in any case its text
  * with the substitutions that text runs (`X=$(cat .env)` binds the text `$(cat .env)` and the
  * pipeline `cat .env`), references to variables bound before it already replaced.
@@ -164,27 +175,47 @@ function substitutedWords(words: Word[], bindings: ShellBindings): Word[] {
   return out ?? words;
 }
 
-/** The words a dynamic word becomes with bound variables written in; undefined when it uses none. */
+/**
+ * The words a dynamic word becomes with bound variables written in, or with what the shell
+ * fixes without them (`${IFS}`, `${PATH:0:1}`); undefined when it uses neither.
+ */
 function replacementOf(word: Word, bindings: ShellBindings): Word[] | undefined {
-  const split = word.quoted ? undefined : splitValue(word, bindings);
-  if (split !== undefined) return split;
-  const substituted = substitutedWord(word, bindings);
-  return substituted === undefined ? undefined : listOf(substituted);
+  if (bindings.hasVariables) {
+    const split = word.quoted ? undefined : splitValue(word, bindings);
+    if (split !== undefined) return split;
+    const substituted = substitutedWord(word, bindings);
+    if (substituted !== undefined) return listOf(substituted);
+  }
+  if (!SHELL_FIXED.test(word.text)) return undefined;
+  const fixed = expandWord(word, bindings);
+  if (fixed === undefined) return undefined;
+  return word.quoted ? listOf(staticWord(fixed, word)) : splitWords(fixed, word);
+}
+
+/** Expansions the shell fixes without the text binding anything: `IFS`, and a path variable's first character. */
+const SHELL_FIXED = /IFS|:0:1\}/;
+
+function staticWord(text: string, like: Word): Word {
+  return new WordNode(text, factsOf(text), like.start, like.end, like.quoted, false, []);
+}
+
+/** `text` split on blanks, as the shell splits an unquoted expansion, each part spanning `like`. */
+function splitWords(text: string, like: Word): Word[] {
+  let out: Word[] | undefined;
+  for (const part of text.split(/[ \t\n]+/)) {
+    if (part.length === 0) continue;
+    const node = staticWord(part, like);
+    if (out === undefined) out = listOf(node);
+    else out.push(node);
+  }
+  return out ?? [];
 }
 
 /** An unquoted `$X` or `${X}` alone, X fixed: the words the shell splits its value into. */
 function splitValue(word: Word, bindings: ShellBindings): Word[] | undefined {
   const m = /^\$(?:([A-Za-z_][A-Za-z0-9_]*)|\{([A-Za-z_][A-Za-z0-9_]*)\})$/.exec(word.text);
   const value = m ? bindings.variable(m[1] ?? m[2] ?? "") : undefined;
-  if (value === undefined) return undefined;
-  const parts = value.split(/[ \t\n]+/).filter((p) => p.length > 0);
-  let out: Word[] | undefined;
-  for (const part of parts) {
-    const node = new WordNode(part, factsOf(part), word.start, word.end, false, false, []);
-    if (out === undefined) out = listOf<Word>(node);
-    else out.push(node);
-  }
-  return out ?? [];
+  return value === undefined ? undefined : splitWords(value, word);
 }
 
 /** `word` with bound variables written in; undefined when it uses none. */
@@ -315,7 +346,8 @@ class Expander {
       } else if (c === "$" && /[A-Za-z_]/.test(text[i + 1] ?? "")) {
         let end = i + 2;
         while (end < text.length && /[A-Za-z0-9_]/.test(text[end]!)) end++;
-        const value = this.bindings.variable(text.slice(i + 1, end));
+        const name = text.slice(i + 1, end);
+        const value = this.bindings.variable(name) ?? shellDefault(name);
         if (value === undefined) return undefined;
         out += value;
         i = end;
@@ -334,11 +366,13 @@ class Expander {
     return out;
   }
 
-  /** `${NAME}`, `${NAME:-word}`, `${NAME-word}`, `${NAME:=word}`, `${NAME:+word}`. */
+  /** `${NAME}`, `${NAME:-word}`, `${NAME-word}`, `${NAME:=word}`, `${NAME:+word}`, `${NAME:offset:length}`. */
   private parameter(inside: string): string | undefined {
+    const slice = /^([A-Za-z_][A-Za-z0-9_]*):([0-9]+)(?::([0-9]+))?$/.exec(inside);
+    if (slice) return this.substring(slice[1]!, Number(slice[2]), slice[3]);
     const m = /^([A-Za-z_][A-Za-z0-9_]*)(?:(:?)([-=+])(.*))?$/s.exec(inside);
     if (!m) return undefined;
-    const value = this.bindings.variable(m[1]!);
+    const value = this.bindings.variable(m[1]!) ?? shellDefault(m[1]!);
     const operator = m[3];
     if (operator === undefined) return value;
     const set = value !== undefined && (m[2] === "" || value !== "");
@@ -346,6 +380,15 @@ class Expander {
     // An unset variable's default is what runs; an unbound one may still be set by the
     // environment, but a default written next to it is the script's own intended value.
     return operator === "+" ? "" : value;
+  }
+
+  /** `${NAME:offset:length}`; `${PATH:0:1}` and its kin are `/` whatever the environment. */
+  private substring(name: string, offset: number, length: string | undefined): string | undefined {
+    const value = this.bindings.variable(name) ?? shellDefault(name);
+    if (value !== undefined) {
+      return length === undefined ? value.slice(offset) : value.slice(offset, offset + Number(length));
+    }
+    return ABSOLUTE_PATHS.has(name) && offset === 0 && length === "1" ? "/" : undefined;
   }
 
   /** The word of a `${...}` operator, expanded one level deeper. */
@@ -543,4 +586,19 @@ function closingBrace(text: string, from: number): number {
     else if (c === "}" && --depth === 0) return i;
   }
   return -1;
+}
+
+/**
+ * Brace expansion of a whole unquoted word, one level: `{rm,-rf,/}` is the three words `rm -rf /`,
+ * `/{etc,home}` the two paths. Undefined for a word without a comma-separated brace group.
+ */
+export function braceWords(text: string): string[] | undefined {
+  const open = text.indexOf("{");
+  const close = open === -1 ? -1 : text.indexOf("}", open);
+  if (close === -1 || text.includes("$")) return undefined;
+  const inside = text.slice(open + 1, close);
+  if (!inside.includes(",") || inside.includes("{")) return undefined;
+  const prefix = text.slice(0, open);
+  const suffix = text.slice(close + 1);
+  return inside.split(",").map((alternative) => prefix + alternative + suffix);
 }
