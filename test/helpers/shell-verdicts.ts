@@ -6,9 +6,16 @@ import { toolSegment } from "./segments.js";
 /** A finding as the shell rule tests compare it. */
 export type Verdict = [Severity, string];
 
-/** `detector`'s findings on `text` as a bash tool call, as `[severity, reason]`. */
-export function verdictsOf(detector: Detector, text: string): Verdict[] {
-  return detector.detect(toolSegment(text), EventKind.STEP_RESPONSE).map((f) => [f.severity, f.reason]);
+/** `detector`'s findings on `text` as a tool call (a bash `command` unless named), as `[severity, reason]`. */
+export function verdictsOf(
+  detector: Detector,
+  text: string,
+  tool = "bash",
+  argumentKey = "command",
+): Verdict[] {
+  return detector
+    .detect(toolSegment(text, tool, argumentKey), EventKind.STEP_RESPONSE)
+    .map((f) => [f.severity, f.reason]);
 }
 
 /** The strongest severity of `verdicts`, UNSPECIFIED when there are none. */

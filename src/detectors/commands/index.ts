@@ -1,6 +1,7 @@
 import { Channel, Severity } from "../../../gen/guard/v1/types_pb.js";
 import { boundSubject, type Detection, type Detector, type SegmentView } from "../detector.js";
 import { cloud } from "./rules/cloud.js";
+import { codeDeletePatterns } from "./rules/code-deletes.js";
 import { credentialPatterns, credentials } from "./rules/credentials.js";
 import { databasePatterns, databases } from "./rules/databases.js";
 import { defenseEvasion } from "./rules/defense-evasion.js";
@@ -85,6 +86,7 @@ export const commandPatterns: readonly RegExp[] = [
   ...kubernetesPatterns,
   ...minerPatterns,
   ...databasePatterns,
+  ...codeDeletePatterns,
 ];
 
 /** Analyses one source: as shell, or as interpreter code whose strings may be shell. */

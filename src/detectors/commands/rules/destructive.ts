@@ -2,6 +2,7 @@ import { Severity } from "../../../../gen/guard/v1/types_pb.js";
 import { append } from "../append.js";
 import { isBlockDevice, isCriticalDeleteTarget, isIrreplaceableStore, normalizePath } from "../paths.js";
 import type { Analysis, Invocation } from "../shell/analyze.js";
+import { codeTreeDeletes } from "./code-deletes.js";
 import { ruleModule, Trait } from "./dispatch.js";
 import {
   findRoots,
@@ -195,5 +196,6 @@ export const destructive = ruleModule({
   after(analysis, hits) {
     append(hits, forkBombs(analysis));
     append(hits, codeForkBombs(analysis));
+    append(hits, codeTreeDeletes(analysis));
   },
 });
