@@ -92,6 +92,37 @@ const NEGATIONS = [" never ", " not ", " t ", " cannot ", " dont "];
 
 const OUTPUT_NOUNS = [" answer", " response", " repl", " output", " summary", " completion"];
 
+/** What answer steering fixes (lexicon.ts ANSWER_NOUN), as prefixes. */
+const ANSWER_NOUNS = [
+  " answer",
+  " output",
+  " result",
+  " conclusion",
+  " capital ",
+  " sum ",
+  " total ",
+  " summary ",
+  " response",
+  " verdict",
+  " outcome",
+];
+
+/** The softer frames of answer steering (lexicon.ts STEERING_FRAME), one key per alternative. */
+const STEERING_FRAMES = [
+  " world where ",
+  " scenario ",
+  " imagine ",
+  " interesting ",
+  " fun ",
+  " exciting ",
+  " authentic ",
+  " engaging ",
+  " status quo ",
+];
+
+/** What states an answer (lexicon.ts SPEECH_VERB). */
+const SPEECH_VERBS = [" say ", " state ", " declare ", " claim ", " report ", " answer "];
+
 const CODE_NOUNS = [
   " code",
   " script",
@@ -425,7 +456,12 @@ export const FAMILY_TRIGGERS: Readonly<Record<string, readonly Trigger[]>> = {
         [" mode"],
       ),
     ],
-    [x([" admin", " administrator", " system", " developer", " root", " sudo", " security"], [" override"])],
+    [
+      x(
+        [" admin", " administrator", " system", " developer", " root", " sudo", " security"],
+        [" override", " training override", " training data override"],
+      ),
+    ],
     [
       x(
         [" i m ", " i am "],
@@ -476,6 +512,25 @@ export const FAMILY_TRIGGERS: Readonly<Record<string, readonly Trigger[]>> = {
       [" the following"],
     ],
     [x([" common ", " standard ", " best "], ["practice to "])],
+    [
+      [" parallel ", " alternate ", " alternative ", " fictional ", " imaginary "],
+      [" world", " universe", " reality", " timeline"],
+      ANSWER_NOUNS,
+    ],
+    [STEERING_FRAMES, SPEECH_VERBS, ANSWER_NOUNS],
+    [
+      [" suggest ", " recommend ", " advise ", " urge ", " encourage "],
+      [" you "],
+      [" consider ", " regard ", " take ", " accept ", " report ", " count "],
+      ANSWER_NOUNS,
+    ],
+    [
+      [" let s ", " let us ", " we ", " you "],
+      [" say ", " state ", " declare ", " claim ", " report ", " write ", " answer "],
+      ANSWER_NOUNS,
+      x([" of "], ["the ", "this "]),
+    ],
+    [SPEECH_VERBS],
   ],
   code_insertion: [[FOLLOWING, CODE_NOUNS]],
   task_request: [
