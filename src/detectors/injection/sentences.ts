@@ -5,7 +5,12 @@
  * work bounded by the unit length, so the total stays linear.
  */
 
-/** Longest unit; longer runs without punctuation are cut at a space. */
+/**
+ * Longest unit; longer runs without punctuation are cut at the end of an HTML tag in the second
+ * half of the run, or else at the last space. A table or page on one line has no full stops, and
+ * a cut at a space can fall inside the sentence of one cell; a cell or paragraph boundary is
+ * where a sentence ends anyway.
+ */
 export const MAX_UNIT_CHARS = 600;
 
 export interface Unit {
@@ -27,6 +32,7 @@ export function splitUnits(text: string): Unit[] {
   const units: Unit[] = [];
   let start = 0;
   let lastSpace = -1;
+  let lastTagEnd = -1;
   const emit = (end: number): void => {
     let s = start;
     while (s < end && (text.charCodeAt(s) === 0x20 || text.charCodeAt(s) === 0x0a)) s++;
@@ -40,9 +46,11 @@ export function splitUnits(text: string): Unit[] {
       emit(i);
       start = i + 1;
       lastSpace = -1;
+      lastTagEnd = -1;
       continue;
     }
     if (u === 0x20) lastSpace = i;
+    else if (u === 0x3e) lastTagEnd = i + 1; // ">"
     if (isTerminator(u)) {
       let end = i + 1;
       while (end < text.length && (isTerminator(text.charCodeAt(end)) || isClosing(text.charCodeAt(end))))
@@ -52,15 +60,17 @@ export function splitUnits(text: string): Unit[] {
         emit(end);
         start = end;
         lastSpace = -1;
+        lastTagEnd = -1;
         i = end - 1;
         continue;
       }
     }
     if (i - start >= MAX_UNIT_CHARS) {
-      const cut = lastSpace > start ? lastSpace : i;
+      const cut = lastTagEnd > start + MAX_UNIT_CHARS / 2 ? lastTagEnd : lastSpace > start ? lastSpace : i;
       emit(cut);
       start = cut;
       lastSpace = -1;
+      lastTagEnd = -1;
     }
   }
   emit(text.length);
