@@ -1,5 +1,5 @@
 import { buildAnchorIndex } from "./anchors.js";
-import { findHiddenText, type HiddenSignal } from "./hidden-text.js";
+import { dictatesReply, findHiddenText, type HiddenSignal } from "./hidden-text.js";
 import {
   type ChannelClass,
   DISCUSSION,
@@ -32,7 +32,10 @@ const HIDDEN_WEIGHT: Readonly<Record<HiddenSignal["kind"], number>> = {
   encoded_text: 0.15,
 };
 
-/** Weight when hidden or encoded text itself reads as an attempt (score >= 0.3). */
+/**
+ * Weight when hidden or encoded text itself reads as an attempt: its lexicon score is at least
+ * 0.3, or it dictates what to say (hidden-text.ts `dictatesReply`).
+ */
 const HIDDEN_INSTRUCTION_WEIGHT = 0.9;
 /** Weight when a matched phrase was written with look-alikes, leetspeak or invisible splits. */
 const EVASION_WEIGHT = 0.5;
@@ -325,7 +328,7 @@ export function assess(text: string, cls: ChannelClass, usePrefilter = true): As
     if (signal.decoded) {
       const inner = assessPlain(signal.decoded, cls);
       const innerScore = noisyOr([...inner.injection, ...inner.jailbreak].map((c) => c.weight));
-      if (innerScore >= 0.3) {
+      if (innerScore >= 0.3 || dictatesReply(signal.decoded)) {
         byHarm.injection.push({
           label: `instruction hidden as ${label}`,
           weight: Math.max(HIDDEN_INSTRUCTION_WEIGHT, innerScore),
