@@ -663,7 +663,7 @@ export const FAMILIES: readonly Family[] = [
       ),
       // A bare imperative that fixes the answer: "... and state the output is '10'". Not a bare
       // "and state:", which forms use ("sign below and state: name, date").
-      re(`(?:^|\\b(?:and|then) |, )${SPEECH_VERB} (?:that )?${ANSWER_IS}${DICTATED_VALUE}`),
+      re(`(?:^|\\b(?:and|then) |, )(?:say|state|declare|claim) (?:that )?${ANSWER_IS}${DICTATED_VALUE}`),
     ],
     dampable: false,
   },

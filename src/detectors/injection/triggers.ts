@@ -120,6 +120,9 @@ const STEERING_FRAMES = [
   " status quo ",
 ];
 
+/** The copulas of lexicon.ts ANSWER_IS ("is", "could be", ...), as whole words. */
+const COPULAS = [" is ", " are ", " was ", " were ", " be "];
+
 /** What states an answer (lexicon.ts SPEECH_VERB). */
 const SPEECH_VERBS = [" say ", " state ", " declare ", " claim ", " report ", " answer "];
 
@@ -528,9 +531,29 @@ export const FAMILY_TRIGGERS: Readonly<Record<string, readonly Trigger[]>> = {
       [" let s ", " let us ", " we ", " you "],
       [" say ", " state ", " declare ", " claim ", " report ", " write ", " answer "],
       ANSWER_NOUNS,
-      x([" of "], ["the ", "this "]),
+      x(
+        [" of the ", " of this "],
+        [
+          "paper ",
+          "document ",
+          "article ",
+          "code ",
+          "email ",
+          "e mail ",
+          "text ",
+          "page ",
+          "webpage ",
+          "study ",
+          "report ",
+          "table ",
+          "function ",
+          "program ",
+          "script ",
+          "passage ",
+        ],
+      ),
     ],
-    [SPEECH_VERBS],
+    [[" say ", " state ", " declare ", " claim "], ANSWER_NOUNS, COPULAS],
   ],
   code_insertion: [[FOLLOWING, CODE_NOUNS]],
   task_request: [
