@@ -221,7 +221,7 @@ export function judge(text: string, cls: ChannelClass): Detection[] {
 
 export const injectionDetector: Detector = {
   name: "injection",
-  version: "6",
+  version: "7",
   categories: ["security.prompt_injection", "security.jailbreak"],
   channels: [Channel.USER, Channel.TOOL_RESULT, Channel.TOOL_INVENTORY],
   detect(segment) {
