@@ -135,8 +135,12 @@ const ANSWER_IS = `the ${gap(1)}${ANSWER_NOUN}(?: of ${gap(3)}| )(?:is|are|was|w
  * honest prose goes on in words ("the result is surprising"); one that fixes it does not.
  */
 const DICTATED_VALUE = `(?: ?:| ?["']| \\d)`;
-/** A quoted or numeric value, without the colon an essay's "the answer is: ..." also uses. */
-const FIXED_VALUE = `(?: ?["']| \\d)`;
+/**
+ * A quoted value only: alternate history gives numbers ("in an alternate timeline where the
+ * war ended in 1943, the total would be 5 million lower") and essays colons; a quoted answer
+ * is one handed to the reader to repeat.
+ */
+const QUOTED_VALUE = ` ?["']`;
 /** What states an answer: "say", "state", "claim". */
 const SPEECH_VERB = "(?:say|state|declare|claim|report|answer)";
 /**
@@ -649,7 +653,7 @@ export const FAMILIES: readonly Family[] = [
       // A disowning frame, then the answer with its value fixed: "in a parallel universe where
       // math is different, the output could be '10'", "to make this more interesting, let's
       // say the capital is 'X'".
-      re(`\\b${OTHER_WORLD}\\b,? ${gap(10)}${ANSWER_IS}${FIXED_VALUE}`),
+      re(`\\b${OTHER_WORLD}\\b,? ${gap(10)}${ANSWER_IS}${QUOTED_VALUE}`),
       re(`\\b${STEERING_FRAME},? ${gap(10)}${SPEECH_VERB} (?:that )?${ANSWER_IS}${DICTATED_VALUE}`),
       // The reader told how to take the answer: "I suggest you consider the output as '10'".
       // Not "treat the response as 'untrusted'", which security advice says.
