@@ -2,6 +2,7 @@ import { Severity } from "../../../gen/guard/v1/types_pb.js";
 import { isSensitiveFile } from "../commands/paths.js";
 import { ruleModule } from "../commands/rules/dispatch.js";
 import {
+  commandWords,
   type Hit,
   hitOn,
   NETWORK_SENDERS,
@@ -35,9 +36,50 @@ interface Printed {
   readonly dump?: boolean;
 }
 
+function optionSet(names: string): ReadonlySet<string> {
+  return new Set(names.split(" "));
+}
+
+/**
+ * Options of each CLI read here whose value is the next word, global ones first (`aws --profile
+ * prod secretsmanager ...`, `kubectl --context prod config view`) and then those of the storage
+ * commands (`aws s3 cp F s3://b/ --acl private`): their values are neither command words nor
+ * files. Per program, since one letter means different things (`-n` is kubectl's namespace but
+ * rclone's dry run). The commands detector's cloud and kubectl rules keep lists of their own.
+ */
+const VALUE_OPTIONS: ReadonlyMap<string, ReadonlySet<string>> = new Map([
+  [
+    "aws",
+    optionSet(
+      "--profile --region --output --endpoint-url --query --color --ca-bundle --cli-read-timeout --cli-connect-timeout --cli-binary-format --acl --exclude --include --storage-class --sse --sse-kms-key-id --content-type --cache-control --content-encoding --expected-size",
+    ),
+  ],
+  [
+    "gcloud",
+    optionSet(
+      "--project --account --configuration --format --verbosity --impersonate-service-account --billing-project --flags-file --zone --region --secret --cache-control --content-type",
+    ),
+  ],
+  ["gsutil", optionSet("-h -o -i -u")],
+  ["az", optionSet("--subscription --output -o --query --resource-group -g")],
+  [
+    "kubectl",
+    optionSet("-n --namespace --context --kubeconfig --cluster --user -s --server --token --as --as-group"),
+  ],
+  ["s3cmd", optionSet("-c --config --acl-grant --mime-type --exclude --include --storage-class")],
+  ["rclone", optionSet("--config --transfers --checkers --include --exclude --filter --bwlimit --log-file")],
+]);
+
+const NO_OPTIONS: ReadonlySet<string> = new Set();
+
+/** A CLI's command words and operands, its options and their values skipped (`aws --profile p s3 cp a b` is `s3 cp a b`). */
+function cliWords(inv: Invocation, limit?: number): string[] {
+  return commandWords(inv.args, VALUE_OPTIONS.get(inv.name) ?? NO_OPTIONS, { limit });
+}
+
 /** `verb noun ...` of a CLI, lowered: `aws secretsmanager get-secret-value` is `secretsmanager get-secret-value`. */
 function subcommand(inv: Invocation, length: number): string {
-  return operands(inv.args).slice(0, length).join(" ").toLowerCase();
+  return cliWords(inv, length).join(" ").toLowerCase();
 }
 
 const AWS_PRINTS: ReadonlyMap<string, string> = new Map([
@@ -294,7 +336,7 @@ function isBucket(word: string): boolean {
  * `gcloud storage cp`, `az storage blob upload -f SRC`, `rclone copy SRC remote:`, `s3cmd put`, `azcopy copy`.
  */
 export function bucketUploads(inv: Invocation): readonly string[] {
-  const ops = operands(inv.args);
+  const ops = cliWords(inv);
   const lower = ops.map((o) => o.toLowerCase());
   const copyTo = (from: number): readonly string[] => {
     const rest = ops.slice(from);
