@@ -4,6 +4,7 @@ import { isSensitiveFile } from "../commands/paths.js";
 import { ruleModule } from "../commands/rules/dispatch.js";
 import { type Hit, hitOn, NETWORK_SENDERS, optionValue, pushHit } from "../commands/rules/types.js";
 import type { Invocation } from "../commands/shell/analyze.js";
+import { FIELD_CLIENTS, fieldHit } from "./fields.js";
 import { isRemote } from "./remote.js";
 import { SendTrait, socketRedirect } from "./traits.js";
 import {
@@ -39,9 +40,10 @@ import {
 /**
  * Files with secrets leaving the host through a command: uploads by curl, wget, httpie,
  * netcat-style clients, scp/rsync to a remote, a secret read and piped into a network client,
- * command output spliced into a URL, or a file server opened on the working directory.
- * Uploading an ordinary file (`curl -F file=@report.pdf`) is not matched: what makes a
- * transfer exfiltration is what is sent, since where it goes cannot be judged from text.
+ * command output spliced into a URL, a file server opened on the working directory, or data
+ * put into the argument a line-protocol client sends (fields.ts). Uploading an ordinary file
+ * (`curl -F file=@report.pdf`) is not matched: what makes a transfer exfiltration is what is
+ * sent, since where it goes cannot be judged from text.
  *
  * A command gets at most one verdict, the first that holds in the order of `programSend`.
  */
@@ -80,6 +82,7 @@ const SENDING_PROGRAMS: ReadonlySet<string> = new Set([
   "busybox",
   "httpd",
   "kubectl",
+  ...FIELD_CLIENTS,
 ]);
 
 function isSendingProgram(name: string): boolean {
@@ -182,7 +185,7 @@ function programSend(inv: Invocation, cache: SecretCache): Hit | undefined {
   }
   if (rawSocketSend(inv)) return rawSocketHit(inv);
   if (fileServer(inv)) return fileServerHit(inv);
-  return fileHit;
+  return fileHit ?? fieldHit(inv);
 }
 
 /**
