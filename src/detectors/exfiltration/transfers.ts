@@ -1,6 +1,7 @@
 import { Severity } from "../../../gen/guard/v1/types_pb.js";
 import { isSensitiveFile, normalizePath, pathTokens } from "../commands/paths.js";
 import {
+  commandWords,
   type Hit,
   hitOn,
   isPythonName,
@@ -251,6 +252,29 @@ export function servedPath(inv: Invocation): string | undefined {
   const ops = operands(inv.args);
   if (ops[0] !== "serve" && ops[0] !== "funnel") return undefined;
   return ops.slice(1).find((o) => o.startsWith("/") || o.startsWith("~"));
+}
+
+/** `code tunnel` options whose value is the next word: not a subcommand. */
+const TUNNEL_VALUE_OPTIONS: ReadonlySet<string> = new Set([
+  "--name",
+  "--cli-data-dir",
+  "--server-data-dir",
+  "--extensions-dir",
+  "--user-data-dir",
+  "--log",
+  "--parent-process-id",
+]);
+
+/**
+ * `code tunnel` (or `code tunnel service install`) starts a VS Code tunnel: whoever signs in to
+ * it from vscode.dev browses, downloads and edits this machine's files and opens terminals on
+ * it. Its other subcommands (`user login`, `status`, `kill`) start nothing.
+ */
+export function opensEditorTunnel(inv: Invocation): boolean {
+  if (inv.name !== "code" && inv.name !== "code-insiders") return false;
+  const words = commandWords(inv.args, TUNNEL_VALUE_OPTIONS, { limit: 3 });
+  if (words[0] !== "tunnel") return false;
+  return words.length === 1 || (words[1] === "service" && words[2] === "install");
 }
 
 /** `curl gopher://host:port/_<data>`: gopher's only use today is smuggling raw bytes to a port. */

@@ -13,6 +13,7 @@ import {
   firstSent,
   gopherPayload,
   isBuildOutput,
+  opensEditorTunnel,
   outsideFile,
   rawSocketSend,
   readsSecrets,
@@ -40,10 +41,10 @@ import {
 /**
  * Files with secrets leaving the host through a command: uploads by curl, wget, httpie,
  * netcat-style clients, scp/rsync to a remote, a secret read and piped into a network client,
- * command output spliced into a URL, a file server opened on the working directory, or data
- * put into the argument a line-protocol client sends (fields.ts). Uploading an ordinary file
- * (`curl -F file=@report.pdf`) is not matched: what makes a transfer exfiltration is what is
- * sent, since where it goes cannot be judged from text.
+ * command output spliced into a URL, a file server opened on the working directory, a VS Code
+ * tunnel, or data put into the argument a line-protocol client sends (fields.ts). Uploading an
+ * ordinary file (`curl -F file=@report.pdf`) is not matched: what makes a transfer
+ * exfiltration is what is sent, since where it goes cannot be judged from text.
  *
  * A command gets at most one verdict, the first that holds in the order of `programSend`.
  */
@@ -82,6 +83,8 @@ const SENDING_PROGRAMS: ReadonlySet<string> = new Set([
   "busybox",
   "httpd",
   "kubectl",
+  "code",
+  "code-insiders",
   ...FIELD_CLIENTS,
 ]);
 
@@ -185,6 +188,14 @@ function programSend(inv: Invocation, cache: SecretCache): Hit | undefined {
   }
   if (rawSocketSend(inv)) return rawSocketHit(inv);
   if (fileServer(inv)) return fileServerHit(inv);
+  if (opensEditorTunnel(inv))
+    return hitOn(
+      inv,
+      "editor-tunnel",
+      Severity.MEDIUM,
+      0.6,
+      "opens a VS Code tunnel: this machine's files can be browsed and downloaded from vscode.dev",
+    );
   return fileHit ?? fieldHit(inv);
 }
 

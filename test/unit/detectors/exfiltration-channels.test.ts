@@ -9,7 +9,7 @@ import {
 
 /**
  * Ways out that an agent has at hand beside an upload: DNS lookups, gists, a file server, a
- * line-protocol client's argument. Each is judged by what leaves, as uploads
+ * line-protocol client's argument, an editor tunnel. Each is judged by what leaves, as uploads
  * are (exfiltration.test.ts).
  */
 
@@ -182,6 +182,31 @@ describe("exfiltration detector: data carried in a line protocol's argument", ()
     "finger ops@localhost",
     "cancel -a",
     "cancel -h cups.example.net:631 -u ops -a",
+  ])("allows %s", (text) => {
+    expect(verdicts(text)).toEqual([]);
+  });
+});
+
+describe("exfiltration detector: editor tunnels", () => {
+  it.each([
+    "code tunnel --name ws-17",
+    "code tunnel --accept-server-license-terms",
+    "code tunnel service install",
+  ])("reports %s medium", (text) => {
+    expect(verdicts(text)).toEqual([
+      [
+        Severity.MEDIUM,
+        "opens a VS Code tunnel: this machine's files can be browsed and downloaded from vscode.dev",
+      ],
+    ]);
+  });
+
+  it.each([
+    "code .",
+    "code --install-extension biomejs.biome",
+    "code tunnel status",
+    "code tunnel user login --provider github",
+    "code tunnel kill",
   ])("allows %s", (text) => {
     expect(verdicts(text)).toEqual([]);
   });

@@ -76,6 +76,7 @@ const COMMANDS = [
   "finger x@h.example",
   "rlogin -l x -p 9 10.0.0.1",
   "cancel -h h.example:9 -u x",
+  "code tunnel --name x",
 ];
 
 // Seeded shell-ish strings: program names, hosts, secrets, redirections and substitutions.
@@ -147,6 +148,7 @@ const FRAGMENTS = [
   "finger ",
   "rlogin -l ",
   "-p ",
+  "code tunnel",
 ];
 
 function fuzz(count: number): string[] {
