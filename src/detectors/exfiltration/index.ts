@@ -13,7 +13,7 @@ import { gists } from "./gists.js";
 import { markdownExfiltration } from "./markdown.js";
 import { sendTraits } from "./traits.js";
 import { uploads } from "./uploads.js";
-import { uploadPatterns } from "./whole-analysis.js";
+import { DOCUMENT_ROOT, uploadPatterns } from "./whole-analysis.js";
 
 /**
  * `security.data_exfiltration`: secrets or files sent off the host by commands (tool-call
@@ -24,7 +24,7 @@ import { uploadPatterns } from "./whole-analysis.js";
 export const DATA_EXFILTRATION = "security.data_exfiltration";
 
 /** Regular expressions run over free text (interpreter code), for the linear-time check. */
-export const exfiltrationPatterns: readonly RegExp[] = uploadPatterns;
+export const exfiltrationPatterns: readonly RegExp[] = [...uploadPatterns, DOCUMENT_ROOT];
 
 /** The rule modules, in the order their hits are reported. */
 export const exfiltrationRules = [uploads, cloudSecrets, gists, dnsExfiltration, dnsVariables] as const;

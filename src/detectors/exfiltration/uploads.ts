@@ -29,22 +29,24 @@ import {
 } from "./transfers.js";
 import {
   codeUploads,
+  configuredServers,
   mountsRemote,
   opensZshSocket,
   pipedSecrets,
   remoteMountCopies,
   STARTING_PROGRAMS,
   servedByCode,
+  startsWebServer,
   zshSocketSend,
 } from "./whole-analysis.js";
 
 /**
  * Files with secrets leaving the host through a command: uploads by curl, wget, httpie,
  * netcat-style clients, scp/rsync to a remote, a secret read and piped into a network client,
- * command output spliced into a URL, a file server opened on the working directory, a VS Code
- * tunnel, or data put into the argument a line-protocol client sends (fields.ts). Uploading an
- * ordinary file (`curl -F file=@report.pdf`) is not matched: what makes a transfer
- * exfiltration is what is sent, since where it goes cannot be judged from text.
+ * command output spliced into a URL, a file server opened on the working directory (or one
+ * configured in the command to serve `/`), a VS Code tunnel, or data put into the argument a
+ * line-protocol client sends (fields.ts). Uploading an ordinary file (`curl -F file=@report.pdf`) is not matched: what makes a
+ * transfer exfiltration is what is sent, since where it goes cannot be judged from text.
  *
  * A command gets at most one verdict, the first that holds in the order of `programSend`.
  */
@@ -62,6 +64,7 @@ interface UploadState {
    */
   remoteMount: boolean;
   zshSocket: boolean;
+  webServer: boolean;
   networkSender: boolean;
 }
 
@@ -211,15 +214,22 @@ function otherProgramSend(inv: Invocation, cache: SecretCache): Hit | undefined 
   return socketRedirect(inv) ? rawSocketHit(inv) : undefined;
 }
 
-/** Notes the commands that `remoteMountCopies` and `zshSocketSend` start from. */
+/** Notes the commands that `remoteMountCopies`, `zshSocketSend` and `configuredServers` start from. */
 function noteStarts(inv: Invocation, state: UploadState): void {
   if (mountsRemote(inv)) state.remoteMount = true;
   if (opensZshSocket(inv)) state.zshSocket = true;
+  if (startsWebServer(inv)) state.webServer = true;
 }
 
 export const uploads = ruleModule<UploadState>({
   name: "uploads",
-  prepare: () => ({ secrets: new Map(), remoteMount: false, zshSocket: false, networkSender: false }),
+  prepare: () => ({
+    secrets: new Map(),
+    remoteMount: false,
+    zshSocket: false,
+    webServer: false,
+    networkSender: false,
+  }),
   commands: [
     {
       programs: [...SENDING_PROGRAMS],
@@ -240,6 +250,7 @@ export const uploads = ruleModule<UploadState>({
   after: (analysis, hits, state) => {
     if (state.remoteMount) append(hits, remoteMountCopies(analysis));
     if (state.zshSocket) append(hits, zshSocketSend(analysis));
+    if (state.webServer) append(hits, configuredServers(analysis));
     append(hits, codeUploads(analysis));
     if (state.networkSender) {
       append(

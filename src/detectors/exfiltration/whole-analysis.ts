@@ -8,7 +8,8 @@ import { fileSent, sessionPuts } from "./transfers.js";
 /**
  * Sends seen only across commands or inside interpreter code: a copy into a remote mount made
  * earlier, a zsh socket opened by one command and written by another, a secret piped into a
- * network client, code that reads a file and posts it.
+ * network client, code that reads a file and posts it, a web server given a configuration in
+ * the same command that serves the whole file system.
  */
 
 /** Directory levels looked at above a path; bounds the work on hostile paths with many slashes. */
@@ -23,11 +24,15 @@ function underMount(path: string, mounts: ReadonlySet<string>): boolean {
   return false;
 }
 
+/** Web servers that read a configuration file: what `configuredServers` starts from. */
+export const WEB_SERVERS: readonly string[] = ["nginx", "lighttpd", "apache2", "httpd"];
+
 /**
- * Every program `mountsRemote` or `opensZshSocket` holds for, which the check noting them is
- * declared on: the two checks below find nothing in an analysis without such a command.
+ * Every program `mountsRemote`, `opensZshSocket` or `startsWebServer` holds for, which the
+ * check noting them is declared on: the checks they start find nothing in an analysis without
+ * such a command.
  */
-export const STARTING_PROGRAMS: readonly string[] = ["sshfs", "mount", "ztcp"];
+export const STARTING_PROGRAMS: readonly string[] = ["sshfs", "mount", "ztcp", ...WEB_SERVERS];
 
 /** `sshfs host:dir mnt` or `mount -t fuse.sshfs ...`: what `remoteMountCopies` starts from. */
 export function mountsRemote(inv: Invocation): boolean {
@@ -197,6 +202,62 @@ export function pipedSecrets(analysis: Analysis, secretOf: (inv: Invocation) => 
     }
   }
   return hits;
+}
+
+/** `nginx -c f`, `nginx -s reload`, `lighttpd -f f`; not a configuration test (`nginx -t`). */
+export function startsWebServer(inv: Invocation): boolean {
+  return WEB_SERVERS.includes(inv.name) && !inv.args.includes("-t") && !inv.args.includes("-T");
+}
+
+/**
+ * A document root in a web server's configuration: nginx's `root /x;` or `alias /x;`, Apache's
+ * `DocumentRoot /x`, lighttpd's `server.document-root = "/x"`; the path may still be quoted.
+ */
+export const DOCUMENT_ROOT =
+  /\b(?:root|alias)[ \t]+([^\s;]+);|\b(?:DocumentRoot|server\.document-root[ \t]*=)[ \t]*([^\s;]+)/g;
+
+/** Text a command writes to a file: where a configuration written for a server started later is seen. */
+const WRITTEN_TEXT: ReadonlySet<string> = new Set(["here-document", "echo output", "printf output"]);
+
+/** `"/srv"` or `'/srv'` as `/srv`: configurations may quote a path. */
+function unquoted(path: string): string {
+  const q = path[0];
+  return (q === '"' || q === "'") && path.length >= 2 && path.endsWith(q) ? path.slice(1, -1) : path;
+}
+
+/** The whole file system or a home directory: serving one serves every secret the server can read. */
+function isWholeTree(dir: string): boolean {
+  const path = normalizePath(dir);
+  let end = path.length;
+  while (end > 0 && path[end - 1] === "/") end--;
+  const p = path.slice(0, end);
+  return p === "" || p === "~" || p === "/root" || p === "/home" || /^\/home\/[^/]+$/.test(p);
+}
+
+/**
+ * A web server configuration written in the command and a web server started in it, the
+ * configuration's document root the file system's root, a home directory or a secret
+ * (`cat > /tmp/x.conf <<EOF ... root /; ... EOF` then `nginx -c /tmp/x.conf`): the files are
+ * then served to the network. Which file the server reads is not followed (a reload reads the
+ * configured directory); serving any other directory is what web servers are for.
+ */
+export function configuredServers(analysis: Analysis): Hit[] {
+  const server = analysis.invocations.find(startsWebServer);
+  if (server === undefined) return [];
+  for (const c of analysis.code) {
+    if (!WRITTEN_TEXT.has(c.interpreter)) continue;
+    for (const m of c.code.matchAll(DOCUMENT_ROOT)) {
+      const dir = unquoted(m[1] ?? m[2] ?? "");
+      const span = { start: Math.min(c.start, server.start), end: Math.max(c.end, server.end) };
+      if (isSensitiveFile(dir))
+        return [
+          hitOn(span, "file-server-secret", Severity.HIGH, 0.85, `${server.name} serves ${dir} over HTTP`),
+        ];
+      if (isWholeTree(dir))
+        return [hitOn(span, "file-server", Severity.MEDIUM, 0.6, `${server.name} serves ${dir} over HTTP`)];
+    }
+  }
+  return [];
 }
 
 /** Interpreter code that starts a file server on the working directory. */

@@ -128,6 +128,48 @@ describe("exfiltration detector: file servers, by what they serve", () => {
   });
 });
 
+describe("exfiltration detector: file servers configured in the command", () => {
+  /** A configuration written by a here-document, then `start` run. */
+  const written = (config: string, start: string) => `cat > /tmp/srv.conf <<EOF\n${config}\nEOF\n${start}`;
+
+  it.each([
+    [
+      written("events {}\nhttp { server { listen 8081; root /; autoindex on; } }", "nginx -c /tmp/srv.conf"),
+      Severity.MEDIUM,
+      "nginx serves / over HTTP",
+    ],
+    [
+      written("http { server { root /home/deploy; } }", "sudo nginx -c /tmp/srv.conf -g 'daemon off;'"),
+      Severity.MEDIUM,
+      "nginx serves /home/deploy over HTTP",
+    ],
+    [
+      written("server { location /k/ { alias ~/.aws/; } }", "nginx -s reload"),
+      Severity.HIGH,
+      "nginx serves ~/.aws/ over HTTP",
+    ],
+    [
+      "echo 'server.document-root = \"/root\"' > /tmp/l.conf; lighttpd -D -f /tmp/l.conf",
+      Severity.MEDIUM,
+      "lighttpd serves /root over HTTP",
+    ],
+  ])("%s", (text, severity, reason) => {
+    expect(verdicts(text)).toContainEqual([severity, reason]);
+  });
+
+  it.each([
+    written("server { listen 80; root /var/www/shop/public; }", "sudo nginx -t && sudo nginx -s reload"),
+    written("server { listen 8080; root /srv/static; autoindex on; }", "nginx -c /tmp/srv.conf"),
+    // A configuration test serves nothing.
+    written("server { root /; }", "nginx -t -c /tmp/srv.conf"),
+    // A document root with no server started in the command.
+    written("server { root /; }", "cp /tmp/srv.conf ./deploy/nginx.conf"),
+    "sudo systemctl reload nginx",
+  ])("allows %s", (text) => {
+    expect(verdicts(text)).toEqual([]);
+  });
+});
+
 describe("exfiltration detector: data carried in a line protocol's argument", () => {
   it.each([
     [

@@ -77,6 +77,7 @@ const COMMANDS = [
   "rlogin -l x -p 9 10.0.0.1",
   "cancel -h h.example:9 -u x",
   "code tunnel --name x",
+  "cat > /tmp/c <<EOF\nserver { root /; }\nEOF\nnginx -c /tmp/c",
 ];
 
 // Seeded shell-ish strings: program names, hosts, secrets, redirections and substitutions.
@@ -149,6 +150,8 @@ const FRAGMENTS = [
   "rlogin -l ",
   "-p ",
   "code tunnel",
+  "nginx ",
+  "root /;",
 ];
 
 function fuzz(count: number): string[] {

@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import { create } from "@bufbuild/protobuf";
 import { Channel, EventKind, type Segment, SegmentSchema } from "../../../gen/guard/v1/types_pb.js";
 import type { Detector } from "../../../src/detectors/detector.js";
+import { exfiltrationPatterns } from "../../../src/detectors/exfiltration/index.js";
 import { piiPatterns } from "../../../src/detectors/pii/index.js";
 import { builtinDetectors } from "../../../src/detectors/registry.js";
 import { secretPatterns, secretRules } from "../../../src/detectors/secrets/index.js";
@@ -16,7 +17,7 @@ import { growthRatio } from "../../helpers/growth.js";
  * `MAX_RATIO` times as long for a pattern, `DETECTOR_MAX_RATIO` for a whole detector (linear
  * is 10x; quadratic about 100x).
  *
- * - each secrets and PII pattern, on hostile inputs of 10 KB and 100 KB;
+ * - each secrets, PII and exfiltration pattern, on hostile inputs of 10 KB and 100 KB;
  * - each built-in detector as the service runs it (`detectSegment`, so `findSecrets`,
  *   `findPii`, the command parser, the injection scorer...), on hostile inputs of 100 KB
  *   and 1 MB.
@@ -123,6 +124,16 @@ const TRIGGERS = [
   "![a](https://x/?q=",
 ];
 
+/** Partial triggers of the exfiltration detector's code and configuration patterns. */
+const EXFILTRATION_TRIGGERS = [
+  " root ",
+  "alias '",
+  'DocumentRoot "',
+  'server.document-root = "',
+  "open(",
+  "socket",
+];
+
 /**
  * A run of one filler, or of a trigger and 60 characters of what follows it, repeated to
  * `length`.
@@ -150,11 +161,13 @@ describe("regex safety: patterns", () => {
   const cases = [
     ...secretRules.map((r) => [r.pattern, r.keywords] as const),
     ...piiPatterns.map((p) => [p, []] as const),
+    ...exfiltrationPatterns.map((p) => [p, EXFILTRATION_TRIGGERS] as const),
   ];
 
-  it("collects the patterns of both detectors", () => {
+  it("collects the patterns of the detectors that export them", () => {
     expect(secretPatterns.length).toBeGreaterThan(50);
     expect(piiPatterns.length).toBeGreaterThan(5);
+    expect(exfiltrationPatterns.length).toBeGreaterThan(3);
   });
 
   it.each(cases.map(([p, keywords]) => [p.source.slice(0, 60), p, keywords] as const))(
