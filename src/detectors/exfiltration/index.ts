@@ -13,7 +13,7 @@ import { gists } from "./gists.js";
 import { markdownExfiltration } from "./markdown.js";
 import { sendTraits } from "./traits.js";
 import { uploads } from "./uploads.js";
-import { DOCUMENT_ROOT, uploadPatterns } from "./whole-analysis.js";
+import { DOCUMENT_ROOTS, uploadPatterns } from "./whole-analysis.js";
 
 /**
  * `security.data_exfiltration`: secrets or files sent off the host by commands (tool-call
@@ -23,8 +23,8 @@ import { DOCUMENT_ROOT, uploadPatterns } from "./whole-analysis.js";
 
 export const DATA_EXFILTRATION = "security.data_exfiltration";
 
-/** Regular expressions run over free text (interpreter code), for the linear-time check. */
-export const exfiltrationPatterns: readonly RegExp[] = [...uploadPatterns, DOCUMENT_ROOT];
+/** Regular expressions run over free text (interpreter code, configurations), for the linear-time check. */
+export const exfiltrationPatterns: readonly RegExp[] = [...uploadPatterns, ...DOCUMENT_ROOTS];
 
 /** The rule modules, in the order their hits are reported. */
 export const exfiltrationRules = [uploads, cloudSecrets, gists, dnsExfiltration, dnsVariables] as const;

@@ -210,11 +210,16 @@ export function startsWebServer(inv: Invocation): boolean {
 }
 
 /**
- * A document root in a web server's configuration: nginx's `root /x;` or `alias /x;`, Apache's
+ * Document roots in a web server's configuration: nginx's `root /x;` or `alias /x;`, Apache's
  * `DocumentRoot /x`, lighttpd's `server.document-root = "/x"`; the path may still be quoted.
+ * One pattern per server: joined by alternation, the linear-time checker (redos.test.ts) took
+ * seconds to decide them.
  */
-export const DOCUMENT_ROOT =
-  /\b(?:root|alias)[ \t]+([^\s;]+);|\b(?:DocumentRoot|server\.document-root[ \t]*=)[ \t]*([^\s;]+)/g;
+export const DOCUMENT_ROOTS: readonly RegExp[] = [
+  /\b(?:root|alias)[ \t]+([^\s;]+);/g,
+  /DocumentRoot[ \t]+([^\s;]+)/g,
+  /server\.document-root[ \t]*=[ \t]*([^\s;]+)/g,
+];
 
 /** Text a command writes to a file: where a configuration written for a server started later is seen. */
 const WRITTEN_TEXT: ReadonlySet<string> = new Set(["here-document", "echo output", "printf output"]);
@@ -246,8 +251,8 @@ export function configuredServers(analysis: Analysis): Hit[] {
   if (server === undefined) return [];
   for (const c of analysis.code) {
     if (!WRITTEN_TEXT.has(c.interpreter)) continue;
-    for (const m of c.code.matchAll(DOCUMENT_ROOT)) {
-      const dir = unquoted(m[1] ?? m[2] ?? "");
+    for (const m of DOCUMENT_ROOTS.flatMap((re) => [...c.code.matchAll(re)])) {
+      const dir = unquoted(m[1] ?? "");
       const span = { start: Math.min(c.start, server.start), end: Math.max(c.end, server.end) };
       if (isSensitiveFile(dir))
         return [
