@@ -113,21 +113,33 @@ export function readsSecrets(pipelines: readonly Pipeline[]): boolean {
   return false;
 }
 
+/**
+ * Options by which `httpd` is Apache's, told to test its configuration, signal the running
+ * server or list what it has (`httpd -t`, `httpd -k graceful`): it then serves what it is
+ * configured to, as ever, and starts no file server of the command's own. Busybox's `httpd`
+ * has none of them.
+ */
+const APACHE_CONTROL: ReadonlySet<string> = new Set(["-k", "-t", "-S", "-M", "-l", "-L", "-v", "-V"]);
+
 export function fileServer(inv: Invocation): boolean {
   const a = inv.args;
   if (isPythonName(inv.name))
     return a.includes("-m") && a.some((x) => x === "http.server" || x === "SimpleHTTPServer");
   if (inv.name === "ruby") return a.includes("-run") || a.some((x) => x.includes("httpd"));
   if (inv.name === "php") return a.includes("-S") && a.some((x) => x.startsWith("0.0.0.0"));
-  if (inv.name === "busybox" || inv.name === "httpd") return a.includes("httpd") || inv.name === "httpd";
+  if (inv.name === "busybox") return a.includes("httpd");
+  if (inv.name === "httpd") return !a.some((x) => APACHE_CONTROL.has(x));
   if (inv.name === "kubectl") return a.includes("proxy") && a.some((x) => x.startsWith("--www"));
   return false;
 }
 
-/** The directory a file server is told to serve: `http.server --directory dist`, `php -S host:port -t public`. */
+/** The directory a file server is told to serve: `http.server --directory dist`, `php -S host:port -t public`, `httpd -h www`. */
 export function servedDirectory(inv: Invocation): string | undefined {
   if (isPythonName(inv.name)) return optionValue(inv.args, ["-d", "--directory"]);
   if (inv.name === "php") return optionValue(inv.args, ["-t", "--docroot"]);
+  // Busybox's `httpd -h DIR`, run as `busybox httpd` or by its own name.
+  if (inv.name === "httpd" || (inv.name === "busybox" && inv.args[0] === "httpd"))
+    return optionValue(inv.args, ["-h"]);
   return undefined;
 }
 

@@ -121,10 +121,18 @@ describe("exfiltration detector: file servers, by what they serve", () => {
     ["python3 -m http.server --directory=_site", Severity.LOW, "serves the build output _site over HTTP"],
     ["php -S 0.0.0.0:8000 -t public", Severity.LOW, "serves the build output public over HTTP"],
     ["python3 -m http.server --bind 127.0.0.1 8000", Severity.LOW, "to this machine only"],
+    ["busybox httpd -f -p 8080", Severity.MEDIUM, "serves local files over HTTP"],
+    ["busybox httpd -p 8080 -h ~/.gnupg", Severity.HIGH, "serves ~/.gnupg over HTTP"],
+    ["httpd -f -p 9000 -h build", Severity.LOW, "serves the build output build over HTTP"],
   ])("%s", (text, severity, reason) => {
     const found = verdicts(text);
     expect(found.map(([s]) => s)).toContain(severity);
     expect(reasons(text)).toContain(reason);
+  });
+
+  // Apache's httpd checking its configuration or signalling the running server starts nothing.
+  it.each(["sudo httpd -t", "sudo httpd -k graceful", "httpd -S", "httpd -v"])("allows %s", (text) => {
+    expect(verdicts(text)).toEqual([]);
   });
 });
 
