@@ -1,7 +1,12 @@
 import { Severity } from "../../../gen/guard/v1/types_pb.js";
 import { isSensitiveFile, normalizePath, pathTokens } from "../commands/paths.js";
 import { type Hit, hitOn, NETWORK_SENDERS, operands } from "../commands/rules/types.js";
-import { type Analysis, type Invocation, TRANSFER_SESSIONS } from "../commands/shell/analyze.js";
+import {
+  type Analysis,
+  type CodeFragment,
+  type Invocation,
+  TRANSFER_SESSIONS,
+} from "../commands/shell/analyze.js";
 import { isRemote } from "./remote.js";
 import { fileSent, sessionPuts } from "./transfers.js";
 
@@ -106,7 +111,12 @@ const CODE_WHOLE_ENVIRONMENT =
 export function codeUploads(analysis: Analysis): Hit[] {
   const hits: Hit[] = [];
   for (const c of analysis.code) {
-    if (c.tool || c.interpreter.endsWith(" output") || c.interpreter === "here-document") continue;
+    if (c.tool) {
+      const hit = toolCodeUpload(c);
+      if (hit) hits.push(hit);
+      continue;
+    }
+    if (c.interpreter.endsWith(" output") || c.interpreter === "here-document") continue;
     if (TRANSFER_SESSIONS.has(c.interpreter)) {
       for (const file of sessionPuts(c.code)) {
         const hit = fileSent(c, "session-upload", `${c.interpreter} session uploads`, file);
@@ -154,7 +164,55 @@ export function codeUploads(analysis: Analysis): Hit[] {
   return hits;
 }
 
-export const uploadPatterns: readonly RegExp[] = [CODE_FILE_READ, CODE_NETWORK_SEND, CODE_WHOLE_ENVIRONMENT];
+/**
+ * A program given to a code tool, whose one statement sends a secret file's contents or the
+ * whole environment (`requests.post(url, data=open('.env').read())`). A whole program that
+ * reads `.env` somewhere (`load_dotenv()`) and calls an API somewhere else is ordinary, so only
+ * a line that both reads and sends counts.
+ */
+function toolCodeUpload(c: CodeFragment): Hit | undefined {
+  if (!CODE_NETWORK_SEND.test(c.code)) return undefined;
+  for (const line of c.code.split("\n")) {
+    if (!CODE_NETWORK_SEND.test(line)) continue;
+    if (CODE_WHOLE_ENVIRONMENT.test(line)) {
+      return hitOn(
+        c,
+        "code-upload-environment",
+        Severity.HIGH,
+        0.85,
+        `${c.interpreter} code sends the environment over the network`,
+      );
+    }
+    if (!CODE_FILE_READ.test(line)) continue;
+    const secret = [...pathTokens(line), ...quotedLiterals(line)].find(isSensitiveFile);
+    if (secret !== undefined) {
+      return hitOn(
+        c,
+        "code-upload-secret",
+        Severity.HIGH,
+        0.85,
+        `${c.interpreter} code sends ${secret} over the network`,
+      );
+    }
+  }
+  return undefined;
+}
+
+/** Quoted string literals of one line of code: a file named without a slash (`'.env'`) is one. */
+const QUOTED = /'([^'\n]{1,200})'|"([^"\n]{1,200})"/g;
+
+function quotedLiterals(line: string): string[] {
+  const out: string[] = [];
+  for (const m of line.matchAll(QUOTED)) out.push(m[1] ?? m[2] ?? "");
+  return out;
+}
+
+export const uploadPatterns: readonly RegExp[] = [
+  CODE_FILE_READ,
+  CODE_NETWORK_SEND,
+  CODE_WHOLE_ENVIRONMENT,
+  QUOTED,
+];
 
 /** A variable named for a secret: `$AWS_SECRET_ACCESS_KEY`, `${GITHUB_TOKEN}`, `$DB_PASSWORD`. */
 const SECRET_VARIABLE = /\$\{?[A-Za-z0-9_]*(?:SECRET|TOKEN|PASSW|API_?KEY|PRIVATE_?KEY|CREDENTIAL)/i;
