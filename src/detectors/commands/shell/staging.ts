@@ -90,7 +90,7 @@ function archiveName(inv: Invocation): string | undefined {
       if (a === "-f" || a === "--file") return inv.args[k + 1];
       if (a.startsWith("--file=")) return a.slice("--file=".length);
       // Bundled letters (`czf`, `-czf`): the value of `f` is the next argument.
-      if (/^-?[A-Za-z]*f[A-Za-z]*$/.test(a) && !a.startsWith("--") && k < 2) return inv.args[k + 1];
+      if (k < 2 && !a.startsWith("--") && a.includes("f") && /^-?[A-Za-z]+$/.test(a)) return inv.args[k + 1];
     }
     return undefined;
   }
