@@ -124,7 +124,8 @@ function pipedSql(analysis: Analysis, hits: Hit[]): void {
     for (let k = 1; k < members.length; k++) {
       const client = members[k]!;
       const source = members[k - 1]!;
-      if (!SQL_CLIENTS.has(client.name) || (source.name !== "echo" && source.name !== "printf")) continue;
+      // The source first: comparing two names is cheaper than hashing the client's, and most are neither.
+      if ((source.name !== "echo" && source.name !== "printf") || !SQL_CLIENTS.has(client.name)) continue;
       pushHit(hits, sql(client, source.args.join(" ")));
     }
   }

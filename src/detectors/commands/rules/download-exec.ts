@@ -146,8 +146,9 @@ export function decodes(name: string, args: readonly string[]): boolean {
   return args.some((a) => a === "-d" || a === "--decode" || a === "-D");
 }
 
+/** Asked of every command of a pipeline: the name is tested before `args`, made when first read, is. */
 function isDecoder(inv: Invocation): boolean {
-  return decodes(inv.name, inv.args);
+  return DECODERS.has(inv.name) && decodes(inv.name, inv.args);
 }
 
 /** Where a fetcher saves its download, if it names a file. */

@@ -204,9 +204,15 @@ function kernelHooks(inv: Invocation): Hit | undefined {
 
 /** Files the text writes into a temporary directory and then makes executable. */
 function stagedExecutables(analysis: Analysis): Set<string> {
-  const written = new Set<string>();
+  const invocations = analysis.invocations;
   const staged = new Set<string>();
-  for (const inv of analysis.invocations) {
+  // A file is staged by a `chmod` after it is written, so the commands after the last `chmod`
+  // stage nothing; most texts have none, and are spared reading every command's words.
+  let last = invocations.length - 1;
+  while (last >= 0 && invocations[last]!.name !== "chmod") last--;
+  const written = new Set<string>();
+  for (let k = 0; k <= last; k++) {
+    const inv = invocations[k]!;
     if (inv.redirects.length > 0)
       for (const w of redirectWrites(inv)) if (inTemp(w)) written.add(normalizePath(w));
     if ((inv.name === "cp" || inv.name === "mv" || inv.name === "tee") && operands(inv.args).length > 0) {

@@ -25,6 +25,21 @@ function selectedWorkspaces(analysis: Analysis): string[] {
   return out;
 }
 
+/**
+ * The selected workspaces of one analysis, found when a `terraform` command first asks: the
+ * pass over every command that finding them takes is spared the many texts without one.
+ */
+class Workspaces {
+  private found: readonly string[] | undefined;
+
+  constructor(private readonly analysis: Analysis) {}
+
+  get(): readonly string[] {
+    if (this.found === undefined) this.found = selectedWorkspaces(this.analysis);
+    return this.found;
+  }
+}
+
 function terraformDestroy(inv: Invocation, workspaces: readonly string[]): Hit | undefined {
   const ops = operands(inv.args);
   const destroy =
@@ -102,12 +117,12 @@ function miner(inv: Invocation): Hit | undefined {
 
 export const infrastructure = ruleModule({
   name: "infrastructure",
-  prepare: selectedWorkspaces,
+  prepare: (analysis) => new Workspaces(analysis),
   commands: [
     {
       programs: TERRAFORM,
       check(inv, hits, workspaces) {
-        if (TERRAFORM.includes(inv.name)) pushHit(hits, terraformDestroy(inv, workspaces));
+        if (TERRAFORM.includes(inv.name)) pushHit(hits, terraformDestroy(inv, workspaces.get()));
       },
     },
     // Stratum URLs hold a slash; miner options and images are judged on the programs that run them.
