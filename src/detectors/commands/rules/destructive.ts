@@ -186,12 +186,12 @@ export const destructive = ruleModule({
       programs: ["wipefs", "blkdiscard", "shred", "dd", "sgdisk", "fdisk", "sfdisk", "parted"],
       check: (inv, hits) => pushHit(hits, wipe(inv)),
     },
-    // Disk devices are paths under /dev/: these find nothing in a command without a slash.
-    { programs: [], traits: [Trait.slash], check: (inv, hits) => pushHit(hits, formats(inv)) },
-    { programs: [], traits: [Trait.slash], check: (inv, hits) => pushHit(hits, deviceOverwrite(inv)) },
+    // Disk devices are paths under /dev/, named by an argument or a redirection target (isBlockDevice).
+    { programs: [], traits: [Trait.device], check: (inv, hits) => pushHit(hits, formats(inv)) },
+    { programs: [], traits: [Trait.device], check: (inv, hits) => pushHit(hits, deviceOverwrite(inv)) },
     { programs: ["chmod", "chown", "chgrp"], check: (inv, hits) => pushHit(hits, recursivePermissions(inv)) },
     { programs: ["kill"], check: (inv, hits) => pushHit(hits, killAll(inv)) },
-    { programs: [], traits: [Trait.slash], check: (inv, hits) => pushHit(hits, outputToDevice(inv)) },
+    { programs: [], traits: [Trait.device], check: (inv, hits) => pushHit(hits, outputToDevice(inv)) },
   ],
   after(analysis, hits) {
     append(hits, forkBombs(analysis));

@@ -35,6 +35,12 @@ export const Trait = {
   substitution: 16,
   /** Some word holds a `_` (key file names such as `id_rsa` do). */
   underscore: 32,
+  /**
+   * Some argument or redirection target holds `/dev/`: every disk device and `/dev/tcp` socket
+   * does. Most commands with a slash name URLs and project paths, and checks of devices ask this
+   * rather than `slash`.
+   */
+  device: 64,
 } as const;
 export type Trait = (typeof Trait)[keyof typeof Trait];
 
@@ -54,6 +60,7 @@ export function traitsOf(inv: Invocation): number {
   if ((inv.facts & WordFact.underscore) !== 0) traits |= Trait.underscore;
   if ((inv.facts & WordFact.slash) !== 0) traits |= Trait.slash;
   else for (const r of inv.redirects) if ((r.target.facts & WordFact.slash) !== 0) traits |= Trait.slash;
+  if ((traits & Trait.slash) !== 0 && namesDevice(inv)) traits |= Trait.device;
   // Most commands have no substitution anywhere, which their words' facts tell without reading each word.
   if ((inv.facts & WordFact.substitutionMark) !== 0) {
     for (const w of inv.argWords) {
@@ -64,6 +71,16 @@ export function traitsOf(inv: Invocation): number {
     }
   }
   return traits;
+}
+
+/** Whether an argument or a redirection target of `inv` holds `/dev/` (see `Trait.device`). */
+function namesDevice(inv: Invocation): boolean {
+  for (const r of inv.redirects)
+    if ((r.target.facts & WordFact.slash) !== 0 && r.target.text.includes("/dev/")) return true;
+  // Only words with a slash can hold it, and a command with none is spared making its arguments.
+  if ((inv.facts & WordFact.slash) === 0) return false;
+  for (const w of inv.argWords) if ((w.facts & WordFact.slash) !== 0 && w.text.includes("/dev/")) return true;
+  return false;
 }
 
 export interface CommandCheck<State> {

@@ -166,8 +166,9 @@ export const remoteShells = ruleModule({
   name: "remote-shell",
   commands: [
     {
+      // `/dev/tcp/` is read in arguments and redirection targets only.
       programs: [],
-      traits: [Trait.slash],
+      traits: [Trait.device],
       check(inv, hits) {
         if (usesDevTcp(inv))
           hits.push(hitOn(inv, "dev-tcp", Severity.CRITICAL, 0.9, "shell connection over /dev/tcp"));
