@@ -152,6 +152,29 @@ for (const verb of DUMP_VERBS)
   if ((factsOf(verb) & WordFact.dumpVerbLetter) === 0)
     throw new Error(`dump verb without an l or a k: ${verb}`);
 
+/**
+ * Whether `text` holds `ls`, `lo`, `hk` or `-k` in either case, as every one of DUMP_VERBS does
+ * (checked below): most arguments with an `l` or a `k` hold none, and a pass over their
+ * characters is cheaper than running DUMP_WORDS. Without the `u` flag the expression matches a
+ * letter only by itself or its ASCII capital, which is all `| LOWER_CASE` folds.
+ */
+function holdsDumpPair(text: string): boolean {
+  let previous = text.charCodeAt(0) | LOWER_CASE;
+  for (let k = 1; k < text.length; k++) {
+    const c = text.charCodeAt(k) | LOWER_CASE;
+    // `ls`, `lo`; `hk`, `-k` (`-` already has the bit `| LOWER_CASE` sets).
+    if (
+      (previous === 0x6c && (c === 0x73 || c === 0x6f)) ||
+      (c === 0x6b && (previous === 0x68 || previous === 0x2d))
+    )
+      return true;
+    previous = c;
+  }
+  return false;
+}
+for (const verb of DUMP_VERBS)
+  if (!holdsDumpPair(verb)) throw new Error(`dump verb without ls, lo, hk or -k: ${verb}`);
+
 /** What every bare key file name `secretKind` knows (`id_rsa`, `ssh_host_rsa_key`) contains. */
 const KEY_NAME = /id_|ssh_host_/i;
 
@@ -309,6 +332,7 @@ function mentionsDumpWords(inv: Invocation): boolean {
     if (
       (w.facts & WordFact.dumpVerbLetter) !== 0 &&
       w.text.length >= SHORTEST_DUMP_WORD &&
+      holdsDumpPair(w.text) &&
       DUMP_WORDS.test(w.text)
     )
       return true;
