@@ -263,6 +263,47 @@ export function secretKind(raw: string): SecretKind | undefined {
 }
 
 /**
+ * The last name of `path` (`shadow` of `/etc/shadow`, `systemd` of `/etc/systemd/`), lower-cased:
+ * for a prefix, what the name a path continues it with starts with.
+ */
+function lastName(path: string): string {
+  const trimmed = path.endsWith("/") ? path.slice(0, -1) : path;
+  return trimmed.slice(trimmed.lastIndexOf("/") + 1).toLowerCase();
+}
+
+/** An expression matching text that holds any of `marks` (lower-case, matched against lower-cased text). */
+function anyMark(marks: Iterable<string>): RegExp {
+  const unique = [...new Set(marks)].filter((m) => m !== "");
+  return new RegExp(unique.map((m) => m.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")).join("|"));
+}
+
+/**
+ * Marks one of which every path `secretKind` knows holds once lower-cased: the last name of each
+ * store it lists (`shadow`, `credentials`, `.ssh`), and what key files (`id_`, `ssh_host_`), a
+ * process's environment and gnupg's private keys are known by.
+ *
+ * Normalising a path (see `normalizePath`) drops characters around and between its names (blanks
+ * at either end, a `file://` or `$HOME` prefix, doubled slashes, dot segments) but never changes a
+ * name or makes one, and no mark holds a slash or `~`; lower-casing goes character by character.
+ * So a word none of whose lower-cased text holds a mark has no part `secretKind` knows, and rules
+ * that judge parts of a word may ask this of the whole word first.
+ */
+const SECRET_MARKS = anyMark([
+  ...SYSTEM_SECRETS.map(lastName),
+  ...SECRET_SUFFIXES_BY_NAME.keys(),
+  ...[...USER_SECRET_DIRS].map(lastName),
+  "id_",
+  "ssh_host_",
+  "environ",
+  ".gnupg",
+]);
+
+/** Whether `text`, or any part of it, may be a path `secretKind` knows (see SECRET_MARKS). */
+export function maySecretPath(text: string): boolean {
+  return SECRET_MARKS.test(text.toLowerCase());
+}
+
+/**
  * A key file named without a directory (`id_rsa`). SSH_KEY then matches from the word's start,
  * an `i` or an `s` of either case: most words with an underscore (`duration_ms=150`,
  * `lookup_tensor`) start otherwise and are spared lowering and the expression.
@@ -349,6 +390,19 @@ const PERSISTENCE_PREFIXES_BY_ROOT = groupBy(PERSISTENCE_PREFIXES, ([prefix]) =>
   if (prefix.indexOf("/", 1) === -1) throw new Error(`persistence prefix without a second slash: ${prefix}`);
   return rootOf(prefix);
 });
+
+/**
+ * Marks one of which every path `persistenceKind` knows holds once lower-cased: what the last name
+ * of each prefix (`cron` of `/etc/cron`, `.bashrc`, `systemd` of `/etc/systemd/`) starts with.
+ * As for SECRET_MARKS, normalising never makes or changes a name, so a word whose lower-cased text
+ * holds none has no part `persistenceKind` knows.
+ */
+const PERSISTENCE_MARKS = anyMark(PERSISTENCE_PREFIXES.map(([prefix]) => lastName(prefix)));
+
+/** Whether `text`, or any part of it, may be a path `persistenceKind` knows (see PERSISTENCE_MARKS). */
+export function mayPersistencePath(text: string): boolean {
+  return PERSISTENCE_MARKS.test(text.toLowerCase());
+}
 
 export function persistenceKind(raw: string): PersistenceKind | undefined {
   // Every prefix has a slash, and normalising never adds one.

@@ -290,6 +290,28 @@ describe("commands detector: shapes at the edge of the rules' fast paths", () =>
     expect(detect(tool(text)).map((f) => f.reason)).toEqual([expect.stringContaining(reason)]);
   });
 
+  // Secret and persistence paths are looked for only in commands whose words hold a mark of one:
+  // quoting, escapes, case, `$HOME`, doubled slashes, dot segments and nesting must not hide it.
+  it.each([
+    ["cat /etc/sha''dow", "accesses /etc/shadow"],
+    ["cat $'/etc/sh\\x61dow'", "accesses /etc/shadow"],
+    ['cat "$HOME"/.ssh/id_rsa', "reads ~/.ssh/id_rsa"],
+    ["cat /tmp/../etc/shadow", "accesses /etc/shadow"],
+    ["cat //etc//shadow", "accesses /etc/shadow"],
+    ["cat /ROOT/.Aws/Credentials", "reads /ROOT/.Aws/Credentials"],
+    ["bash -c 'cat ~/.netrc'", "reads ~/.netrc"],
+    ["X=/etc/shadow cat x", "accesses /etc/shadow"],
+    ["cat < ~/.pgpass", "reads ~/.pgpass"],
+    ["c''at /proc/self/environ", "reads /proc/self/environ"],
+    ["tee -a $HOME/.BASHRC", "writes ~/.BASHRC"],
+    ["echo x > /tmp/../etc/cron.d/x", "writes /etc/cron.d/x"],
+    ["echo x > $'/etc/cr\\x6fn.d/x'", "writes /etc/cron.d/x"],
+    ["bash -c 'echo x >> ~/.zshrc'", "writes ~/.zshrc"],
+    ["install -m 755 x ${HOME}/.config/autostart/x.desktop", "writes ~/.config/autostart/x.desktop"],
+  ])("still flags %s", (text, reason) => {
+    expect(detect(tool(text)).map((f) => f.reason)).toEqual([reason]);
+  });
+
   it.each(["cat my_notes", "grep id_ x", "cat notes"])("allows %s", (text) => {
     expect(detect(tool(text))).toEqual([]);
   });

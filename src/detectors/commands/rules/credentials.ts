@@ -1,6 +1,13 @@
 import { Severity } from "../../../../gen/guard/v1/types_pb.js";
 import { append } from "../append.js";
-import { isOnePathToken, namedDirectory, normalizePath, pathTokens, secretKind } from "../paths.js";
+import {
+  isOnePathToken,
+  maySecretPath,
+  namedDirectory,
+  normalizePath,
+  pathTokens,
+  secretKind,
+} from "../paths.js";
 import type { Analysis, Invocation } from "../shell/analyze.js";
 import { basename } from "../shell/wrappers.js";
 import { factsOf, WordFact } from "../shell/word-facts.js";
@@ -175,16 +182,14 @@ function holdsDumpPair(text: string): boolean {
 for (const verb of DUMP_VERBS)
   if (!holdsDumpPair(verb)) throw new Error(`dump verb without ls, lo, hk or -k: ${verb}`);
 
-/** What every bare key file name `secretKind` knows (`id_rsa`, `ssh_host_rsa_key`) contains. */
-const KEY_NAME = /id_|ssh_host_/i;
-
 /**
- * Whether a word can name a secret at all: every store `secretKind` knows has a slash in its
- * path, and a bare key file name holds `id_` or `ssh_host_`. Substrings and path tokens of a
- * word without either have none either, so a command whose words all fail this names no secret.
+ * Whether a word can name a secret at all, or a part of it can: `secretKind` knows no text without
+ * a slash or an underscore, nor one without a mark of its stores (see `maySecretPath`), and a
+ * substring or path token of a word lacking either lacks it too. So a command whose words all
+ * fail this names no secret: most commands with a slash name URLs and project paths.
  */
 function maySecret(text: string): boolean {
-  return text.includes("/") || (text.includes("_") && KEY_NAME.test(text));
+  return (text.includes("/") || text.includes("_")) && maySecretPath(text);
 }
 
 /**
@@ -193,13 +198,17 @@ function maySecret(text: string): boolean {
  */
 const SECRET_PATH_CHARACTERS = WordFact.slash | WordFact.underscore;
 
+/**
+ * Whether any text `secretAccessHit` judges may name a secret: the words (program and arguments,
+ * their path tokens and parts after `@` or `=`), the assignments, input redirection targets and
+ * here-document bodies.
+ */
 function mayNameSecret(inv: Invocation): boolean {
-  if ((inv.facts & WordFact.slash) !== 0) return true;
-  if ((inv.facts & WordFact.underscore) !== 0) for (const w of inv.words) if (maySecret(w)) return true;
-  for (const a of inv.assignments) if (a.includes("/")) return true;
+  if ((inv.facts & SECRET_PATH_CHARACTERS) !== 0) for (const w of inv.words) if (maySecret(w)) return true;
+  for (const a of inv.assignments) if (maySecret(a)) return true;
   for (const r of inv.redirects) {
     if ((r.op === "<" || r.op === "<&") && maySecret(r.target.text)) return true;
-    if (r.body?.includes("/")) return true;
+    if (r.body !== undefined && maySecret(r.body)) return true;
   }
   return false;
 }

@@ -2,6 +2,7 @@ import { Severity } from "../../../../gen/guard/v1/types_pb.js";
 import { append } from "../append.js";
 import {
   isOnePathToken,
+  mayPersistencePath,
   normalizePath,
   type PersistenceKind,
   pathTokens,
@@ -257,14 +258,23 @@ function configurationAppended(inv: Invocation): boolean {
     .every(isConfigurationLine);
 }
 
+/**
+ * Whether a word or redirection target of `inv` may hold a persistence location: every path
+ * `namedPaths` gives is one of them or a part of one, and has a slash and a mark of a location
+ * (see `mayPersistencePath`). Most commands with a slash name URLs and project paths, and are
+ * spared collecting their paths.
+ */
+function mayNamePersistence(inv: Invocation): boolean {
+  for (const r of inv.redirects)
+    if ((r.target.facts & WordFact.slash) !== 0 && mayPersistencePath(r.target.text)) return true;
+  if ((inv.facts & WordFact.slash) === 0) return false;
+  for (const w of inv.words) if (w.includes("/") && mayPersistencePath(w)) return true;
+  return false;
+}
+
 /** The first persistence location the command names, whatever its program: writes hide behind many options. */
 function persistenceWrite(inv: Invocation): Hit | undefined {
-  // Every persistence path has a slash, and each path named is a word, part of one or a redirection target.
-  if (
-    (inv.facts & WordFact.slash) === 0 &&
-    !inv.redirects.some((r) => (r.target.facts & WordFact.slash) !== 0)
-  )
-    return undefined;
+  if (!mayNamePersistence(inv)) return undefined;
   for (const path of namedPaths(inv)) {
     const kind = persistenceKind(path);
     if (kind === undefined) continue;
