@@ -1,5 +1,6 @@
 import { Severity } from "../../../../gen/guard/v1/types_pb.js";
 import type { Analysis, Invocation } from "../shell/analyze.js";
+import { WordFact } from "../shell/word-facts.js";
 import { ruleModule, Trait } from "./dispatch.js";
 import { type Hit, hitOn, operands, optionValue, pushHit } from "./types.js";
 import { gradedHit, targetTier, tierWord } from "./targets.js";
@@ -94,10 +95,14 @@ const MINER_PROGRAMS = [
 
 const CONTAINER_RUNNERS = ["docker", "podman", "nerdctl", "kubectl", "oc"];
 
+const NO_OPERANDS: readonly string[] = [];
+
 /** A container or program that mines cryptocurrency: a miner image, a stratum URL, a miner's flags. */
 function miner(inv: Invocation): Hit | undefined {
-  const ops = operands(inv.args);
-  if (CONTAINER_RUNNERS.includes(inv.name) && (ops[0] === "run" || ops[0] === "create")) {
+  // Container runners first: the operands are read only for them, while any command with a slash comes here.
+  const named = CONTAINER_RUNNERS.includes(inv.name);
+  const ops = named ? operands(inv.args) : NO_OPERANDS;
+  if (named && (ops[0] === "run" || ops[0] === "create")) {
     const image =
       inv.name === "kubectl" || inv.name === "oc" ? optionValue(inv.args, ["--image"]) : undefined;
     const candidates = image !== undefined ? [image] : ops.slice(1, 3);
@@ -108,9 +113,9 @@ function miner(inv: Invocation): Hit | undefined {
   if (MINER_PROGRAMS.includes(inv.name)) {
     return hitOn(inv, "crypto-miner", Severity.HIGH, 0.8, "runs a cryptocurrency miner");
   }
-  // Miner options count on the programs that start miners; a pool URL on any command.
-  const named = CONTAINER_RUNNERS.includes(inv.name);
-  return inv.args.some((a) => STRATUM.test(a) || (named && MINER_OPTIONS.test(a)))
+  // Miner options count on the programs that start miners; a pool URL, which has a colon, on any command.
+  return inv.argWords.some((w) => (w.facts & WordFact.colon) !== 0 && STRATUM.test(w.text)) ||
+    (named && inv.args.some((a) => MINER_OPTIONS.test(a)))
     ? hitOn(inv, "crypto-miner", Severity.HIGH, 0.85, "connects to a cryptocurrency mining pool")
     : undefined;
 }

@@ -344,6 +344,12 @@ function isWrite(r: Redirect): boolean {
   return r.op === ">" || r.op === ">>" || r.op === ">|";
 }
 
+/** Whether a here-document or here-string is among `redirects`: the text a program is fed. */
+function hasBody(redirects: readonly Redirect[]): boolean {
+  for (const r of redirects) if (r.body !== undefined) return true;
+  return false;
+}
+
 /** A file whose lines a shell runs: a start-up file (`~/.bashrc`) or a script by its extension. */
 function isShellScript(path: string): boolean {
   return persistenceKind(path) === "shell-rc" || /\.(?:sh|bash|zsh)$/.test(path);
@@ -570,10 +576,11 @@ class Analyzer {
 
   /** Text run by the invocation (whose name has the `NameRole`s `roles`) that is itself shell or interpreter code. */
   private nested(inv: Invocation, nesting: number, roles: number): void {
-    // Without a redirection only programs that may nest (shells, `echo` and `printf` among them)
-    // or run inline code hold any: a pipe into the next command or a `tee` adds nothing then, and
-    // text read as shell pipes much of its commands into others (tables, logs).
-    if (inv.redirects.length === 0 && (roles & NameRole.mayNest) === 0 && !runsInlineCode(inv.name, roles)) {
+    // Only programs that may nest (shells, `echo` and `printf` among them) or run inline code
+    // hold any, or a here-document or here-string any program is given: a pipe, a `tee` or a
+    // redirection to a file adds nothing then. Text read as shell pipes much of its commands into
+    // others (tables, logs), and HTML reads as redirections (`<div class="x">`).
+    if ((roles & NameRole.mayNest) === 0 && !runsInlineCode(inv.name, roles) && !hasBody(inv.redirects)) {
       return;
     }
     const span = { start: inv.start, end: inv.end };
