@@ -512,4 +512,6 @@ export const credentials = ruleModule({
     append(hits, envDumpsOut(analysis));
     append(hits, codeSecrets(analysis));
   },
+  // An environment dump goes out through a network sender; code is read whenever there is some.
+  hooksNeed: [...NETWORK_SENDERS],
 });

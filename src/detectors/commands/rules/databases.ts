@@ -134,6 +134,8 @@ function pipedSql(analysis: Analysis, hits: Hit[]): void {
 export const databases = ruleModule({
   name: "databases",
   after: pipedSql,
+  // SQL is piped into one of the clients.
+  hooksNeed: [...SQL_CLIENTS.keys()],
   commands: [
     { programs: [...SQL_CLIENTS.keys()], check: (inv, hits) => pushHit(hits, sql(inv)) },
     { programs: ["dropdb", "mysqladmin"], check: (inv, hits) => pushHit(hits, dropdb(inv)) },

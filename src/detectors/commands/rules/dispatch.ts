@@ -108,6 +108,13 @@ export interface RuleModule<State = undefined> {
   readonly commands: readonly CommandCheck<State>[];
   /** Checks over pipelines, functions and interpreter code, after the per-command ones. */
   readonly after?: (analysis: Analysis, hits: Hit[], state: State) => void;
+  /**
+   * When set, `before` and `after` can find something only in an analysis that runs one of these
+   * programs or holds interpreter code (`Analysis.code`), and are skipped on any other: hooks that
+   * look through pipelines for a fetcher, a network client or a database client, which most texts
+   * read as shell have none of. Like the checks' declarations, this may only spare work.
+   */
+  readonly hooksNeed?: readonly string[];
 }
 
 /** Declares a module, its state type inferred from `prepare`. */
@@ -176,6 +183,10 @@ export interface DispatchTable {
    */
   readonly prefixInitials: Uint8Array;
   readonly traitsOf: TraitsOf;
+  /** The modules whose hooks declare `hooksNeed`, as bits by module index. */
+  readonly gatedHooks: number;
+  /** For each program a `hooksNeed` names, the bits of the modules that name it. */
+  readonly hookPrograms: NameTable<number>;
 }
 
 /** Where `prefixInitials` marks names starting like `name`; the empty name shares slot 0. */
@@ -219,7 +230,18 @@ export function dispatchTable(modules: readonly AnyModule[], traits: TraitsOf = 
     if (d.programs !== ANY_PROGRAM) for (const p of d.programs) names.add(p);
     for (const p of d.namePrefixes ?? []) namePrefixes.add(p);
   }
+  // Module indices are bits of `gatedHooks`, which a 32-bit integer holds.
+  if (modules.length > 31) throw new Error(`too many rule modules for hook bits: ${modules.length}`);
+  let gatedHooks = 0;
+  const hookPrograms = new Map<string, number>();
+  modules.forEach((m, module) => {
+    if (m.hooksNeed === undefined) return;
+    gatedHooks |= 1 << module;
+    for (const p of m.hooksNeed) hookPrograms.set(p, (hookPrograms.get(p) ?? 0) | (1 << module));
+  });
   return {
+    gatedHooks,
+    hookPrograms: new NameTable(hookPrograms),
     declared,
     byProgram: new NameTable(
       [...names].map((name) => [name, programChecks(entriesFor(declared, name))] as const),
@@ -254,7 +276,9 @@ export function checksFor(table: DispatchTable, name: string): readonly Entry[] 
 export function runRules(modules: readonly AnyModule[], table: DispatchTable, analysis: Analysis): Hit[] {
   const states = modules.map((m) => m.prepare?.(analysis));
   const perModule: Hit[][] = modules.map(() => []);
-  for (let m = 0; m < modules.length; m++) modules[m]!.before?.(analysis, perModule[m]!, states[m]);
+  const hooks = modulesWithHooks(table, analysis);
+  for (let m = 0; m < modules.length; m++)
+    if ((hooks & (1 << m)) !== 0) modules[m]!.before?.(analysis, perModule[m]!, states[m]);
   for (const inv of analysis.invocations) {
     const checks = programChecksFor(table, inv.name);
     // The command's traits are computed only for a list with checks that ask for them.
@@ -264,10 +288,21 @@ export function runRules(modules: readonly AnyModule[], table: DispatchTable, an
   const hits: Hit[] = [];
   for (let m = 0; m < modules.length; m++) {
     const own = perModule[m]!;
-    modules[m]!.after?.(analysis, own, states[m]);
+    if ((hooks & (1 << m)) !== 0) modules[m]!.after?.(analysis, own, states[m]);
     for (const h of own) hits.push(h);
   }
   return hits;
+}
+
+/**
+ * The modules whose `before` and `after` run on `analysis`, as bits by module index: those that
+ * declare no `hooksNeed`, and those that do when the analysis holds code or runs a program named.
+ */
+function modulesWithHooks(table: DispatchTable, analysis: Analysis): number {
+  let hooks = ~table.gatedHooks;
+  if (table.gatedHooks === 0 || analysis.code.length > 0) return ~0;
+  for (const inv of analysis.invocations) hooks |= table.hookPrograms.get(inv.name) ?? 0;
+  return hooks;
 }
 
 /** Every check on every command, ignoring the declarations: the reference the dispatch is tested against. */

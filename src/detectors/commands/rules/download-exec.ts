@@ -243,6 +243,8 @@ export const downloadExec = ruleModule<Downloads>({
   name: "download-exec",
   prepare: () => [],
   before: (analysis, hits) => pipedIntoExecutor(analysis, hits),
+  // What is piped into an executor comes from a fetcher or a decoder.
+  hooksNeed: [...FETCHERS, ...DECODERS],
   commands: [
     {
       programs: [],

@@ -204,4 +204,6 @@ export const remoteShells = ruleModule({
     shellPipes(analysis, hits);
     append(hits, codeShells(analysis));
   },
+  // A shell is wired to the network through a network client; code is read whenever there is some.
+  hooksNeed: [...NET_CLIENTS],
 });
