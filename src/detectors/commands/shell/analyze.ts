@@ -6,6 +6,7 @@ import {
   BINDERS,
   braceWords,
   expandWord,
+  mayUseShellFixed,
   ShellBindings,
   staticOutput,
   substitutedPipeline,
@@ -386,11 +387,12 @@ class Analyzer {
     const script = parseShell(text, span);
     if (script.truncated) this.truncated = true;
     append(this.functions, script.functions);
+    const shellFixed = mayUseShellFixed(text);
     for (const pipeline of script.pipelines) {
       this.read(pipeline, nesting);
       // The same pipeline as it will run, with the variables the text bound and the expansions
       // the shell fixes (`${IFS}`) written in.
-      const substituted = substitutedPipeline(pipeline, this.bindings);
+      const substituted = substitutedPipeline(pipeline, this.bindings, shellFixed);
       if (substituted !== undefined) this.read(substituted, nesting);
       this.bindings.settle();
     }
@@ -489,7 +491,8 @@ class Analyzer {
       nesting,
     );
     this.noteSession(invocation, roles);
-    if (invocation.redirects.length > 0 || (roles & NameRole.stages) !== 0) {
+    // `env > f` runs no program (env alone is a wrapper): its name is empty.
+    if ((roles & NameRole.stages) !== 0 || (name === "" && invocation.redirects.length > 0)) {
       const staged = stagedCopy(invocation);
       if (staged !== undefined) this.bindings.stage(staged[0], staged[1]);
     }

@@ -78,6 +78,7 @@ export class ShellBindings {
    * names it as its destination (`cp /etc/shadow /dev/stdout`), which is no use of the original.
    */
   settle(): void {
+    if (this.pending.length === 0) return;
     for (const [copy, original] of this.pending) {
       if (this.staged.has(copy) || this.room()) this.staged.set(copy, original);
     }
@@ -174,7 +175,12 @@ export class ShellBindings {
  * the rules to judge as it will run; undefined when it uses none of them. An unquoted variable
  * that stands alone with a fixed value splits into words, as the shell splits it.
  */
-export function substitutedPipeline(pipeline: Pipeline, bindings: ShellBindings): Pipeline | undefined {
+export function substitutedPipeline(
+  pipeline: Pipeline,
+  bindings: ShellBindings,
+  shellFixed: boolean,
+): Pipeline | undefined {
+  if (!shellFixed && !bindings.hasVariables && !bindings.hasStaged) return undefined;
   let changed = false;
   const commands: SimpleCommand[] = [];
   for (const command of pipeline.commands) {
@@ -248,6 +254,11 @@ function unstagedWord(word: Word, bindings: ShellBindings): Word[] | undefined {
 
 /** Expansions the shell fixes without the text binding anything: `IFS`, and a path variable's first character. */
 const SHELL_FIXED = /IFS|:0:1\}/;
+
+/** Whether `text` may use an expansion the shell fixes (see SHELL_FIXED): asked once of a whole text. */
+export function mayUseShellFixed(text: string): boolean {
+  return text.includes("IFS") || text.includes(":0:1}");
+}
 
 function staticWord(text: string, like: Word): Word {
   return new WordNode(text, factsOf(text), like.start, like.end, like.quoted, false, []);

@@ -36,8 +36,47 @@ export function printsEnvironment(inv: Invocation): boolean {
 /** Archivers whose archive is named by `-f` (tar) or is their first operand (zip, 7z). */
 const ARCHIVERS = new NameSet(["tar", "zip", "7z", "7za", "rar"]);
 
-/** Programs whose staging this module reads: a command of any other writes a copy only through `>`. */
-export const STAGING_PROGRAMS: readonly string[] = [...COPIERS, ...ARCHIVERS, "dd"];
+/** Programs that print what they read, whose output written to a file (`cat f > copy`) is a copy. */
+const READERS = [
+  "cat",
+  "tac",
+  "head",
+  "tail",
+  "base64",
+  "base32",
+  "basenc",
+  "xxd",
+  "od",
+  "hexdump",
+  "gzip",
+  "bzip2",
+  "xz",
+  "zstd",
+  "openssl",
+  "gpg",
+  "sort",
+  "cut",
+  "tr",
+  "sed",
+  "awk",
+  "grep",
+  "strings",
+];
+
+/**
+ * Programs whose commands may make a copy: the only ones `stagedCopy` is asked about (besides
+ * `env` alone, which runs no program). Text read as shell is full of redirections (HTML, logs),
+ * and few of its commands are any of these.
+ */
+export const STAGING_PROGRAMS: readonly string[] = [
+  ...COPIERS,
+  ...ARCHIVERS,
+  ...READERS,
+  "dd",
+  "printenv",
+  "export",
+  "declare",
+];
 
 /** The copy `inv` makes of a sensitive file, as `[copy, original]`, or undefined. */
 export function stagedCopy(inv: Invocation): readonly [string, string] | undefined {
