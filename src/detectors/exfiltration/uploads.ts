@@ -211,7 +211,11 @@ function otherProgramSend(inv: Invocation, cache: SecretCache): Hit | undefined 
   if (isSendingProgram(inv.name)) return undefined;
   const secret = inv.args.some(isRemote) ? secretOf(inv, cache) : undefined;
   if (secret !== undefined) return remoteSecretHit(inv, secret);
-  return socketRedirect(inv) ? rawSocketHit(inv) : undefined;
+  if (!socketRedirect(inv)) return undefined;
+  const sent = secretOf(inv, cache);
+  return sent === undefined
+    ? rawSocketHit(inv)
+    : hitOn(inv, "raw-socket-secret", Severity.HIGH, 0.85, `sends ${sent} over a raw network socket`);
 }
 
 /** Notes the commands that `remoteMountCopies`, `zshSocketSend` and `configuredServers` start from. */

@@ -12,7 +12,7 @@ import {
   substitutedPipeline,
 } from "./expansions.js";
 import { NameTable } from "./name-table.js";
-import { STAGING_PROGRAMS, stagedCopy } from "./staging.js";
+import { openedSocket, STAGING_PROGRAMS, stagedCopy } from "./staging.js";
 import { listOf } from "./nodes.js";
 import { parseShell } from "./parser.js";
 import { WordFact } from "./word-facts.js";
@@ -495,6 +495,8 @@ class Analyzer {
     if ((roles & NameRole.stages) !== 0 || (name === "" && invocation.redirects.length > 0)) {
       const staged = stagedCopy(invocation);
       if (staged !== undefined) this.bindings.stage(staged[0], staged[1]);
+      const socket = name === "" ? openedSocket(invocation) : undefined;
+      if (socket !== undefined) this.bindings.openSocket(socket[0], socket[1]);
     }
     this.nested(invocation, nesting, roles);
     if (

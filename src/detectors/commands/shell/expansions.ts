@@ -60,9 +60,22 @@ export class ShellBindings {
   /** Copies the text made of sensitive files, by the copy's path (see staging.ts). */
   private readonly staged = new Map<string, string>();
 
-  /** Whether the text copied any sensitive file. */
+  /** Whether the text copied any sensitive file or opened a descriptor on a socket. */
   get hasStaged(): boolean {
-    return this.staged.size > 0;
+    return this.staged.size > 0 || this.sockets.size > 0;
+  }
+
+  /** Descriptors the text opened on a network socket (`exec 3<>/dev/tcp/h/80`), by number. */
+  private readonly sockets = new Map<string, string>();
+
+  /** Notes that descriptor `fd` now writes to `socket`. */
+  openSocket(fd: string, socket: string): void {
+    if (this.sockets.has(fd) || this.room()) this.sockets.set(fd, socket);
+  }
+
+  /** The socket a `>&fd` redirection writes to, if the text opened one on that descriptor. */
+  socket(fd: string): string | undefined {
+    return this.sockets.get(fd);
   }
 
   /** Copies noted in the pipeline being read, which only later pipelines may read as their originals. */
@@ -188,6 +201,19 @@ export function substitutedPipeline(
     let redirects: Redirect[] = command.redirects;
     for (let k = 0; k < command.redirects.length; k++) {
       const r = command.redirects[k]!;
+      const socket = r.op === ">&" && bindings.hasStaged ? bindings.socket(r.target.text) : undefined;
+      if (socket !== undefined) {
+        // `cat .env >&3`, descriptor 3 opened on /dev/tcp/h/80: the same as `cat .env > /dev/tcp/h/80`.
+        if (redirects === command.redirects) redirects = command.redirects.slice();
+        redirects[k] = new RedirectNode(
+          r.fd === "1" ? "" : r.fd,
+          ">",
+          staticWord(socket, r.target),
+          r.start,
+          r.end,
+        );
+        continue;
+      }
       const target = r.target.dynamic
         ? substitutedWord(r.target, bindings)
         : bindings.hasStaged

