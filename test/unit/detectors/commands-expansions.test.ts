@@ -2,7 +2,8 @@ import { describe, expect, it } from "vitest";
 import { Severity } from "../../../gen/guard/v1/types_pb.js";
 import { commandsDetector } from "../../../src/detectors/commands/index.js";
 import { exfiltrationDetector } from "../../../src/detectors/exfiltration/index.js";
-import { expandWord, ShellBindings, staticOutput } from "../../../src/detectors/commands/shell/expansions.js";
+import { ShellBindings } from "../../../src/detectors/commands/shell/bindings.js";
+import { expandWord, staticOutput } from "../../../src/detectors/commands/shell/expansions.js";
 import { parseShell } from "../../../src/detectors/commands/shell/parser.js";
 import { strongestOf, verdictsOf } from "../../helpers/shell-verdicts.js";
 

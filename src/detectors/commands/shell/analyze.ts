@@ -2,17 +2,11 @@ import { append } from "../append.js";
 import { persistenceKind } from "../paths.js";
 import type { FunctionDef, Pipeline, Redirect, SimpleCommand, Word } from "./ast.js";
 import { extractCodeStrings, quoteForShell } from "./code-strings.js";
-import {
-  BINDERS,
-  braceWords,
-  expandWord,
-  mayUseShellFixed,
-  ShellBindings,
-  staticOutput,
-  substitutedPipeline,
-} from "./expansions.js";
+import { BINDERS, ShellBindings } from "./bindings.js";
+import { braceWords, expandWord, staticOutput } from "./expansions.js";
 import { NameTable } from "./name-table.js";
 import { openedSocket, STAGING_PROGRAMS, stagedCopy } from "./staging.js";
+import { mayUseShellFixed, substitutedPipeline } from "./substitution.js";
 import { listOf } from "./nodes.js";
 import { parseShell } from "./parser.js";
 import { WordFact } from "./word-facts.js";
@@ -366,7 +360,7 @@ class Analyzer {
    * are made; in the order of `invocations`, since only nested text is analysed out of turn.
    */
   private readonly sessions: Invocation[] = [];
-  /** What the text has bound so far, shared by all its nesting levels (see expansions.ts). */
+  /** What the text has bound so far, shared by all its nesting levels (see bindings.ts). */
   private readonly bindings = new ShellBindings();
   /** Aliases whose expansion is being read, which their own text does not expand again. */
   private readonly aliasesExpanding = new Set<string>();
