@@ -44,6 +44,14 @@ function gap(n: number): string {
   return `(?:[^ ]{1,25} ){0,${n}}`;
 }
 
+/**
+ * What an agent holds that a planted instruction wants sent away (tool_coercion's e-mail branch):
+ * the conversation and its context, the user's mail and records, secrets. Bare `emails` and
+ * `messages` are what a contact line asks for ("send messages to ..."), so they need a determiner.
+ */
+const HELD_DATA =
+  "(?:everything|(?:the )?conversations?|chats?|chat (?:history|log)|threads?|transcripts?|(?:message |chat |conversation |browsing |search )?history|inbox(?:es)?|mailbox(?:es)?|(?:all|the|these|those|every|(?:the )?user'?s|my|his|her|their) (?:e-?mails|messages|attachments)|contacts|contact list|address book|customer (?:list|data|records)|records|database|(?:system )?prompt|instructions|context|memory|(?:api |access |secret |private |ssh )?keys?|passwords?|passwd|credentials|secrets?|tokens?|session (?:cookies|ids?)|cookies)";
+
 function re(source: string): RegExp {
   return new RegExp(source);
 }
@@ -494,7 +502,13 @@ export const FAMILIES: readonly Family[] = [
         `\\b(?:call|invoke|trigger|activate) (?:the |this |that |a |your )?${gap(2)}(?:tool|function|plugin|action|endpoint)\\b`,
       ),
       re(
-        `\\b(?:send|forward|email|post|upload|transfer|exfiltrate|leak|submit|mail) ${gap(6)}(?:to|at) (?:https?://|www\\.|ftp://|[a-z0-9._-]{1,40}@[a-z0-9-]{1,40}\\.)`,
+        `\\b(?:send|forward|email|post|upload|transfer|exfiltrate|leak|submit|mail) ${gap(6)}(?:to|at) (?:https?://|www\\.|ftp://)`,
+      ),
+      // To an e-mail address, only what an agent holds and a reader does not: the conversation,
+      // the mailbox, credentials. Honest text sends questions, patches and e-mail to addresses
+      // ("send your questions to support@...", "to unsubscribe, send email to ...-leave@...").
+      re(
+        `\\b(?:send|forward|email|post|upload|transfer|exfiltrate|leak|submit|mail) ${gap(5)}${HELD_DATA} ${gap(4)}(?:to|at) [a-z0-9._+-]{1,40}@[a-z0-9-]{1,40}\\.`,
       ),
       re(
         `\\b(?:delete|remove|wipe|erase|destroy) (?:all|every|the entire|the whole) ${gap(2)}(?:files|emails|messages|data|records|database|repositor(?:y|ies)|contacts|documents|history)\\b`,
