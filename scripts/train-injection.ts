@@ -19,7 +19,7 @@ import {
   linearScore,
   sigmoid,
 } from "../src/detectors/injection/features.js";
-import { normalise } from "../src/detectors/injection/normalise.js";
+import { normaliseForFeatures } from "../src/detectors/injection/normalise.js";
 
 /**
  * Trains the injection classifiers (src/detectors/injection/model.json and jailbreak-model.json)
@@ -128,7 +128,7 @@ async function load(root: string, documents: readonly string[]): Promise<Example
         corpus: corpus.name,
         id: sample.id,
         label: hostile && !negativesOnly ? 1 : 0,
-        features: extractFeatures(normalise(sample.text).text),
+        features: extractFeatures(normaliseForFeatures(sample.text)),
       });
     }
   }
@@ -137,7 +137,7 @@ async function load(root: string, documents: readonly string[]): Promise<Example
       corpus: HONEST_DOCUMENTS_CORPUS,
       id: text,
       label: 0,
-      features: extractFeatures(normalise(text).text),
+      features: extractFeatures(normaliseForFeatures(text)),
     });
   }
   return sortById(examples);
@@ -169,7 +169,7 @@ function distinctField(path: string, field: string, jsonl: boolean): string[] {
 async function loadJailbreak(root: string, honest: readonly string[]): Promise<JailbreakExample[]> {
   const examples: JailbreakExample[] = [];
   const add = (corpus: string, set: string, id: string, text: string, label: 0 | 1): void => {
-    examples.push({ corpus, set, id, label, features: extractFeatures(normalise(text).text) });
+    examples.push({ corpus, set, id, label, features: extractFeatures(normaliseForFeatures(text)) });
   };
   for (const corpus of [aegish, bipia, garak, gitleaks, presidio, secretlint]) {
     const allBenign = corpus === presidio || corpus === gitleaks || corpus === secretlint;

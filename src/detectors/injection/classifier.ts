@@ -1,7 +1,7 @@
 import { extractFeatures, FEATURE_BITS, FEATURE_COUNT, linearScore, sigmoid } from "./features.js";
 import jailbreakModel from "./jailbreak-model.json" with { type: "json" };
 import model from "./model.json" with { type: "json" };
-import { normalise } from "./normalise.js";
+import { normaliseForFeatures } from "./normalise.js";
 
 /**
  * The trained classifiers: logistic regressions over the hashed word features of features.ts,
@@ -39,7 +39,7 @@ export const JAILBREAK_MODEL: InjectionModel = load("jailbreak-model.json", jail
 
 /** Features of `text` as every model reads them. */
 export function featuresOf(text: string): Uint16Array {
-  return extractFeatures(normalise(text).text);
+  return extractFeatures(normaliseForFeatures(text));
 }
 
 /** Probability (0..1) that `features` belong to the model's positive class. */
@@ -54,12 +54,12 @@ export function classifierProbability(text: string, m: InjectionModel = INJECTIO
 
 /**
  * Probability (0..1) that user text `text` is a jailbreak, by the trained jailbreak model alone;
- * `normalised`, when given, must be `normalise(text).text` (saves building it again).
+ * `normalised`, when given, must be `normaliseForFeatures(text)` (saves building it again).
  */
 export function jailbreakProbability(
   text: string,
   normalised?: string,
   m: InjectionModel = JAILBREAK_MODEL,
 ): number {
-  return modelProbability(extractFeatures(normalised ?? normalise(text).text), m);
+  return modelProbability(extractFeatures(normalised ?? normaliseForFeatures(text)), m);
 }

@@ -1,6 +1,6 @@
 /**
  * Features of the injection classifier: hashed word unigrams and bigrams of the normalised text
- * (normalise.ts), as a set of bucket indexes. The trainer (scripts/train-injection.ts) and the
+ * (`normaliseForFeatures` in normalise.ts), as a set of bucket indexes. The trainer (scripts/train-injection.ts) and the
  * detector both call `extractFeatures`, so the model always sees at inference what it saw in
  * training.
  *
@@ -41,7 +41,7 @@ function bucket(h: number): number {
 
 /**
  * Sorted distinct buckets of the words and adjacent word pairs of `normalised` (lower-case text
- * from `normalise`). Presence, not counts: a long document repeating a word is not more hostile.
+ * from `normaliseForFeatures`). Presence, not counts: a long document repeating a word is not more hostile.
  */
 export function extractFeatures(normalised: string): Uint16Array {
   const seen = new Uint8Array(FEATURE_COUNT);

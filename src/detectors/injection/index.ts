@@ -3,7 +3,7 @@ import { boundSubject, type Detection, type Detector } from "../detector.js";
 import { classifierProbability, jailbreakProbability } from "./classifier.js";
 import { JAILBREAK_DEVICE_LABEL } from "./devices.js";
 import { type ChannelClass, LIMIT_TALK_LABEL, limitTalkCues } from "./lexicon.js";
-import { normalise } from "./normalise.js";
+import { normaliseForFeatures } from "./normalise.js";
 import { type Assessment, assess, type HarmScore } from "./score.js";
 
 /**
@@ -155,7 +155,8 @@ function asksForJailbreakModel(assessment: Assessment): boolean {
 /**
  * User text that talks of lifting limits or uses a jailbreak device (see the scale above): the
  * talk weighs by its number of distinct cues, and the jailbreak model's reading joins the
- * jailbreak harm by noisy-OR when its probability is at least JAILBREAK_RAISE.
+ * jailbreak harm by noisy-OR when its probability is at least JAILBREAK_RAISE. `normalised` is
+ * the features' form of the text (`normaliseForFeatures`), which both readings were tuned on.
  */
 function withJailbreakModel(text: string, result: Assessment, normalised: string): Assessment {
   const { injection } = result;
@@ -184,7 +185,7 @@ export function judge(text: string, cls: ChannelClass): Detection[] {
   if (cls === "user") {
     const assessment = assess(text, cls);
     result = asksForJailbreakModel(assessment)
-      ? withJailbreakModel(text, assessment, normalise(text).text)
+      ? withJailbreakModel(text, assessment, normaliseForFeatures(text))
       : assessment;
   } else {
     result = assess(text, cls);
@@ -221,7 +222,7 @@ export function judge(text: string, cls: ChannelClass): Detection[] {
 
 export const injectionDetector: Detector = {
   name: "injection",
-  version: "7",
+  version: "8",
   categories: ["security.prompt_injection", "security.jailbreak"],
   channels: [Channel.USER, Channel.TOOL_RESULT, Channel.TOOL_INVENTORY],
   detect(segment) {

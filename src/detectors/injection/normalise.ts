@@ -14,7 +14,8 @@ import { foldConfusable } from "./confusables.js";
  *   and ligature forms, and combining marks are dropped so `ïgnöre` reads `ignore`;
  * - Latin look-alikes from Cyrillic and Greek fold to Latin; everything is lower-cased;
  * - whitespace runs collapse to one space, or one `\n` when the run holds a line break;
- * - leetspeak digits inside letter-bearing words (`1gn0r3`) become letters;
+ * - leetspeak digits inside letter-bearing words (`1gn0r3`) become letters, but the `@` of an
+ *   e-mail address (`audit@example.org`) stays, for the lexicon's exfiltration branch to see;
  * - runs of four or more single letters split by one separator (`i g n o r e`) are joined.
  */
 export interface NormalisedText {
@@ -80,6 +81,9 @@ function isCombiningMark(unit: number): boolean {
 
 const SPACE = 0x20;
 const NEWLINE = 0x0a;
+const AT = 0x40;
+const DOT = 0x2e;
+const HYPHEN = 0x2d;
 
 /** Growable parallel arrays: output units and their source ranges. */
 class Builder {
@@ -250,9 +254,12 @@ function isWordUnit(u: number): boolean {
 
 /**
  * Second pass, in place: within a word of letters, digits, `@` and `$` that holds at least two
- * letters, leet digits become letters. Pure numbers (`2024`, `$100`) are left alone.
+ * letters, leet digits become letters. Pure numbers (`2024`, `$100`) are left alone. When
+ * `keepAddresses` is set, the `@` of an e-mail address (see `opensAddress`) is no leet letter
+ * but ends the word: `audit@external.example` keeps its `@`, and its local part and domain fold
+ * as words of their own, so that an address cannot shelter leetspeak from the lexicon.
  */
-function deLeet(out: Builder): void {
+function deLeet(out: Builder, keepAddresses: boolean): void {
   const units = out.units;
   let i = 0;
   while (i < out.length) {
@@ -263,10 +270,14 @@ function deLeet(out: Builder): void {
     let j = i;
     let letters = 0;
     let leet = 0;
+    let address = false;
     while (j < out.length && isWordUnit(units[j] ?? 0)) {
       const u = units[j] ?? 0;
       if (isLetter(u)) letters++;
-      else if (leetLetter(u) >= 0) leet++;
+      else if (u === AT && keepAddresses && j > 0 && isWordUnit(units[j - 1] ?? 0) && opensAddress(out, j)) {
+        address = true;
+        break;
+      } else if (leetLetter(u) >= 0) leet++;
       j++;
     }
     if (letters >= 2 && leet > 0) {
@@ -275,8 +286,39 @@ function deLeet(out: Builder): void {
         if (mapped >= 0) units[k] = mapped;
       }
     }
-    i = j;
+    // Past the word, and past the `@` of an address that ended it.
+    i = address ? j + 1 : j;
   }
+}
+
+function isDigit(u: number): boolean {
+  return u >= 0x30 && u <= 0x39;
+}
+
+/**
+ * Whether the `@` at `at`, which follows a letter, digit, `@` or `$`, opens the domain of an
+ * e-mail address: letters, digits, hyphens and dots up to the first unit that cannot be in one,
+ * holding a dot followed by two letters (`@corp.example`, `@mail.co.uk`). `p@ssword`, `p@ss.`
+ * and `h@x0r` have no such dot and still fold. The scan stops at the next `@` (not a domain
+ * unit), so every unit is scanned for at most one `@`: linear overall. The prefilter decides
+ * the same on raw text (prefilter.ts, `rawAddress`).
+ */
+function opensAddress(out: Builder, at: number): boolean {
+  const units = out.units;
+  const end = out.length;
+  const first = at + 1 < end ? (units[at + 1] ?? 0) : 0;
+  if (!(isLetter(first) || isDigit(first))) return false;
+  for (let k = at + 1; k < end; k++) {
+    const u = units[k] ?? 0;
+    if (u === DOT) {
+      const next = k + 1 < end ? (units[k + 1] ?? 0) : 0;
+      if (isLetter(next) && k + 2 < end && isLetter(units[k + 2] ?? 0)) return true;
+      if (!(isLetter(next) || isDigit(next))) return false;
+    } else if (!(isLetter(u) || isDigit(u) || u === HYPHEN)) {
+      return false;
+    }
+  }
+  return false;
 }
 
 function isSeparator(u: number): boolean {
@@ -327,14 +369,28 @@ function joinSpacedLetters(buf: Builder): void {
   buf.length = write;
 }
 
-/** Normalises `source` for matching; linear in its length. */
-export function normalise(source: string): NormalisedText {
+/**
+ * Normalises `source` for matching; linear in its length. `keepAddresses` (the default) keeps the
+ * `@` of e-mail addresses; the trained classifier's features read the text without it
+ * (`normaliseForFeatures`), as the committed models were trained.
+ */
+export function normalise(source: string, keepAddresses = true): NormalisedText {
   const folded = fold(source);
-  deLeet(folded);
+  deLeet(folded, keepAddresses);
   joinSpacedLetters(folded);
   return {
     text: folded.toText(),
     from: folded.from.subarray(0, folded.length),
     to: folded.to.subarray(0, folded.length),
   };
+}
+
+/**
+ * The normalised text the classifier's features read (features.ts): as `normalise`, but every `@`
+ * inside a letter-bearing word folds to `a`, e-mail addresses included. The committed models were
+ * trained on this form, so the trainer and the detector both call this, and keeping e-mail
+ * addresses for the lexicon (detector version 8) left the models' input unchanged.
+ */
+export function normaliseForFeatures(source: string): string {
+  return normalise(source, false).text;
 }

@@ -505,6 +505,8 @@ class Scan {
       if (cp === 0x1f512 || cp === 0x1f513) this.mark(AUTOMATON.lockClauses);
       else if (isOtherScriptLetter(cp)) this.mark(AUTOMATON.scriptClauses);
       for (const folded of foldCodePoint(cp, FOLD_CACHE)) {
+        // A full-width or small `@` may be an address's, which `opensAddress` reads on ASCII only.
+        if (folded === AT) this.full = true;
         const symbol = folded < 0x80 ? (ASCII_SYMBOL[folded] ?? BOUNDARY) : BOUNDARY;
         if (symbol !== BOUNDARY) this.letter(folded, symbol);
         else this.nonLetter(folded < 0x80 ? folded : 0x7f);
@@ -656,6 +658,17 @@ class Scan {
     return end;
   }
 
+  /**
+   * Whether the `@` at `at` is an e-mail address's, which normalise.ts keeps as a word end
+   * rather than read as `a`; where raw text cannot tell (see `rawAddress`), the text takes the
+   * full path.
+   */
+  opensAddress(text: string, at: number): boolean {
+    const answer = rawAddress(text, at);
+    if (answer === UNSURE) this.full = true;
+    return answer === ADDRESS;
+  }
+
   run(text: string): Prefilter {
     const goto = AUTOMATON.goto;
     const length = text.length;
@@ -700,7 +713,7 @@ class Scan {
       }
       this.runs(text, i, u);
       const symbol = ASCII_SYMBOL[u] ?? BOUNDARY;
-      if (symbol !== BOUNDARY) {
+      if (symbol !== BOUNDARY && !(u === AT && this.opensAddress(text, i))) {
         this.letter(u, symbol);
       } else {
         this.nonLetter(u);
@@ -723,6 +736,63 @@ class Scan {
     const { windows, question, tags, controls, encoded } = this;
     return { full: false, windows, question, tags, controls, encoded };
   }
+}
+
+const AT = 0x40;
+const ADDRESS = 1;
+const NOT_ADDRESS = 0;
+const UNSURE = -1;
+
+/** Whether normalise.ts reads raw unit `u` as itself, case aside (ASCII, not a dropped control character). */
+function asciiKept(u: number): boolean {
+  return u < 0x80 && (u >= 0x20 || (u >= 0x09 && u <= 0x0d));
+}
+
+function isAsciiAlpha(u: number): boolean {
+  return (u >= 0x61 && u <= 0x7a) || (u >= 0x41 && u <= 0x5a);
+}
+
+function isAsciiAlnum(u: number): boolean {
+  return isAsciiAlpha(u) || (u >= 0x30 && u <= 0x39);
+}
+
+/**
+ * normalise.ts's `opensAddress` on raw text: whether the `@` at `at` follows a letter, digit,
+ * `@` or `$` and a domain follows it (letters, digits, hyphens and dots holding a dot and two
+ * letters). ASCII reads as the normaliser reads it (case aside); a character it would fold or
+ * drop (non-ASCII, control characters) before the answer is known makes the answer UNSURE.
+ * Stops at the next `@` or non-domain character: every character is read for at most one `@`.
+ */
+function rawAddress(text: string, at: number): number {
+  const end = text.length;
+  const first = at + 1 < end ? text.charCodeAt(at + 1) : 0x20;
+  if (!asciiKept(first)) return UNSURE;
+  if (!isAsciiAlnum(first)) return NOT_ADDRESS;
+  let domain = NOT_ADDRESS;
+  for (let k = at + 1; k < end; k++) {
+    const u = text.charCodeAt(k);
+    if (!asciiKept(u)) return UNSURE;
+    if (u === 0x2e) {
+      const next = k + 1 < end ? text.charCodeAt(k + 1) : 0x20;
+      const after = k + 2 < end ? text.charCodeAt(k + 2) : 0x20;
+      if (!asciiKept(next)) return UNSURE;
+      if (isAsciiAlpha(next)) {
+        if (!asciiKept(after)) return UNSURE;
+        if (isAsciiAlpha(after)) {
+          domain = ADDRESS;
+          break;
+        }
+      }
+      if (!isAsciiAlnum(next)) break;
+    } else if (!(isAsciiAlnum(u) || u === 0x2d)) {
+      break;
+    }
+  }
+  if (domain === NOT_ADDRESS) return NOT_ADDRESS;
+  if (at === 0) return NOT_ADDRESS;
+  const previous = text.charCodeAt(at - 1);
+  if (!asciiKept(previous)) return UNSURE;
+  return isAsciiAlnum(previous) || previous === AT || previous === 0x24 ? ADDRESS : NOT_ADDRESS;
 }
 
 /** Scans `text` once; linear in its length, constant work per character. */

@@ -6,7 +6,7 @@ import { readFixtureTexts } from "../../../bench/eval/fixture-texts.js";
 import { Severity } from "../../../gen/guard/v1/types_pb.js";
 import { jailbreakProbability } from "../../../src/detectors/injection/classifier.js";
 import { judge } from "../../../src/detectors/injection/index.js";
-import { normalise } from "../../../src/detectors/injection/normalise.js";
+import { normaliseForFeatures } from "../../../src/detectors/injection/normalise.js";
 import { assess } from "../../../src/detectors/injection/score.js";
 
 const corporaRoot =
@@ -134,7 +134,7 @@ describe("injection detector: jailbreak model in user text", () => {
       expect(p).toBeLessThanOrEqual(1);
     }
     const text = ROLE_PLAY_JAILBREAKS[0] as string;
-    expect(jailbreakProbability(text, normalise(text).text)).toBe(jailbreakProbability(text));
+    expect(jailbreakProbability(text, normaliseForFeatures(text))).toBe(jailbreakProbability(text));
   });
 });
 
