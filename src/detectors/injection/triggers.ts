@@ -171,6 +171,77 @@ const NEW_DIRECTIVE: Trigger = [
   ),
 ];
 
+/** Words of the conversation data the render_exfil family names (lexicon.ts CONVERSATION_DATA). */
+const CONVERSATION_KEYS = [
+  " message",
+  " conversation",
+  " chat",
+  " history ",
+  " prompts ",
+  " personal ",
+  " private ",
+  " secret",
+  " credentials ",
+  " password",
+  " files ",
+  " documents ",
+  " notes ",
+  " emails ",
+  " transcript ",
+  " system prompt ",
+  " memories ",
+];
+
+/** Words of the URL and image sinks of the render_exfil family (lexicon.ts RENDER_SINK). */
+const RENDER_SINK_KEYS = [" image", " img ", " url", " link", " hyperlink", " query string ", " query param"];
+
+/** The grant forms of the granted_permission families (lexicon.ts GRANT_FORMS), in order. */
+const GRANT_TRIGGERS: readonly Trigger[] = [
+  // Only the rarer words of each form: every line of mail holds "you", "have" or "user", and a
+  // key that common costs the prefilter on every text.
+  [
+    [
+      " authorized you ",
+      " authorised you ",
+      " permitted you ",
+      " allowed you ",
+      " cleared you ",
+      " approved you ",
+      " preapproved you ",
+      " given you ",
+      " granted you ",
+    ],
+  ],
+  [
+    [
+      " authorized to ",
+      " authorised to ",
+      " permitted to ",
+      " allowed to ",
+      " cleared to ",
+      " approved to ",
+      " preapproved to ",
+      " permission to ",
+    ],
+  ],
+  [
+    [
+      " permission to ",
+      " authorization to ",
+      " authorisation to ",
+      " consent to ",
+      " clearance to ",
+      " approval to ",
+      " sign off to ",
+      " go ahead to ",
+    ],
+  ],
+  [
+    [" approved ", " authori", " preapproved ", " preauthori"],
+    [" pre ", " preapproved ", " preauthori", " in advance ", " beforehand "],
+  ],
+];
+
 /** Triggers of each family's patterns, by family id; a family matches only where one holds. */
 export const FAMILY_TRIGGERS: Readonly<Record<string, readonly Trigger[]>> = {
   override: [
@@ -693,6 +764,170 @@ export const FAMILY_TRIGGERS: Readonly<Record<string, readonly Trigger[]>> = {
         " access code",
         " api key",
         " private key",
+      ],
+    ],
+  ],
+  secret_exfil: [
+    [
+      [
+        " send ",
+        " forward ",
+        " email ",
+        " e mail ",
+        " mail ",
+        " post ",
+        " upload ",
+        " transfer ",
+        " exfiltrate ",
+        " leak ",
+        " submit ",
+        " share ",
+        " dump ",
+      ],
+      [
+        "id rsa",
+        "id dsa",
+        "id ecdsa",
+        "id ed",
+        " ssh ",
+        " env ",
+        " aws ",
+        " shadow ",
+        " key",
+        " token",
+        " credentials",
+        " password",
+        " passphrase",
+        " seed phrase",
+        " recovery phrase",
+        " cookie",
+      ],
+    ],
+  ],
+  render_exfil: [
+    // The verbs are left out: "include", "add", "show" and "link" fill every HTML page, and the
+    // data and the sink are both needed by either order of the phrase.
+    [CONVERSATION_KEYS, RENDER_SINK_KEYS],
+    [
+      ["%?"],
+      [
+        " message",
+        " conversation",
+        " chat",
+        " history",
+        " memor",
+        " secret",
+        " system prompt",
+        " personal data",
+        " private data",
+      ],
+    ],
+    [[" exfiltrat"], CONVERSATION_KEYS],
+  ],
+  granted_permission: GRANT_TRIGGERS,
+  granted_permission_weak: GRANT_TRIGGERS,
+  approval_bypass: [
+    [
+      [
+        " approve ",
+        " accept ",
+        " allow ",
+        " execute ",
+        " run ",
+        " autoapprove ",
+        " autoaccept ",
+        " autoallow ",
+        " autoexecute ",
+        " autorun ",
+      ],
+      [
+        " tool call",
+        " tool use ",
+        " tool request",
+        " tool invocation",
+        " function call",
+        " permission request",
+        " approval request",
+      ],
+    ],
+    [
+      [" without "],
+      [
+        " asking ",
+        " consulting ",
+        " checking with ",
+        " confirming with ",
+        " notifying ",
+        " prompting ",
+        " waiting for ",
+        " requesting ",
+        " seeking ",
+        " getting ",
+        " needing ",
+      ],
+    ],
+    [
+      [
+        " ask ",
+        " asking ",
+        " check with ",
+        " checking with ",
+        " consult ",
+        " consulting ",
+        " confirm with ",
+        " wait for ",
+        " waiting for ",
+        " prompt ",
+        " prompting ",
+        " seek approval from ",
+        " get approval from ",
+      ],
+      [
+        " the user ",
+        " the human ",
+        " the operator ",
+        " a human ",
+        " your user ",
+        " your operator ",
+        " the owner ",
+      ],
+    ],
+  ],
+  fake_policy: [
+    [
+      [
+        " system ",
+        " admin ",
+        " administrator ",
+        " developer ",
+        " operator ",
+        " policy ",
+        " compliance ",
+        " security ",
+        " openai ",
+        " anthropic ",
+        " platform ",
+      ],
+      [
+        " approve",
+        " tool call",
+        " function call",
+        " assistant",
+        " ai ",
+        " llm",
+        " chatbot",
+        " gpt ",
+        " chatgpt ",
+        " claude ",
+        " copilot ",
+        " gemini ",
+        " instructions ",
+        " without ",
+        " ask ",
+        " guardrail",
+        " safety ",
+        " content ",
+        " system prompt ",
       ],
     ],
   ],
