@@ -110,7 +110,19 @@ function isObfuscated(source: string, normalisedMatch: string, spelledWithAccent
     .replace(/[\u201c\u201d]/g, '"')
     .replace(/\s+/g, " ");
   if (spelledWithAccents) plain = plain.normalize("NFD").replace(/\p{M}/gu, "");
-  return plain !== normalisedMatch;
+  return plain !== normalisedMatch && withoutPathTokens(plain) !== withoutPathTokens(normalisedMatch);
+}
+
+/**
+ * The words of `text` but paths and identifiers (`/home/dev/.ssh/id_ed25519`, `api_v2`): the
+ * leetspeak folding reads their digits as letters (`ed25519` as `ed2ssi9`), which is no sign of
+ * evasion when a matched order names a key file.
+ */
+function withoutPathTokens(text: string): string {
+  return text
+    .split(" ")
+    .filter((token) => !token.includes("/") && !token.includes("_"))
+    .join(" ");
 }
 
 /** Bit set of families whose anchors occur, per unit. */
