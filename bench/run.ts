@@ -32,7 +32,8 @@ const dataDir = join(repoRoot, "bench", ".data");
 const quick = process.argv.includes("--quick");
 const scale = quick ? 0.15 : 1;
 
-const log = (message: string) => process.stderr.write(`[bench ${new Date().toISOString().slice(11, 19)}] ${message}\n`);
+const log = (message: string) =>
+  process.stderr.write(`[bench ${new Date().toISOString().slice(11, 19)}] ${message}\n`);
 
 function bounds(warmup: number, maxCount: number, maxMs: number): Bounds {
   return { warmup: Math.ceil(warmup * scale), maxCount: Math.ceil(maxCount * scale), maxMs: maxMs * scale };
@@ -58,8 +59,14 @@ const pick = (table: Record<string, Bounds>) => (bucket: string) => table[bucket
 /** The commit measured, marked when the working tree differs from it (figures then describe the tree). */
 function revision(): string {
   try {
-    const head = execFileSync("git", ["rev-parse", "--short", "HEAD"], { cwd: repoRoot, encoding: "utf8" }).trim();
-    const dirty = execFileSync("git", ["status", "--porcelain", "--", "src"], { cwd: repoRoot, encoding: "utf8" }).trim();
+    const head = execFileSync("git", ["rev-parse", "--short", "HEAD"], {
+      cwd: repoRoot,
+      encoding: "utf8",
+    }).trim();
+    const dirty = execFileSync("git", ["status", "--porcelain", "--", "src"], {
+      cwd: repoRoot,
+      encoding: "utf8",
+    }).trim();
     return dirty ? `${head} + uncommitted changes in src/` : head;
   } catch {
     return "unknown";
@@ -154,7 +161,11 @@ async function main(): Promise<void> {
     log("load over HTTP");
     const byName = (name: string) => samples.find((s) => s.bucket.name === name);
     const http = await measureHttp({
-      sweepBodies: { label: "8 KB", bodies: byName("8 KB")?.bodies ?? [], meanBytes: byName("8 KB")?.meanBytes ?? 0 },
+      sweepBodies: {
+        label: "8 KB",
+        bodies: byName("8 KB")?.bodies ?? [],
+        meanBytes: byName("8 KB")?.meanBytes ?? 0,
+      },
       wrkBodies: ["8 KB", "64 KB"].map((label) => ({ label, bodies: byName(label)?.bodies ?? [] })),
       rates: [50, 100, 200, 400, 800, 1600, 3200],
       rateMs: Math.max(1000, 3000 * scale),
@@ -164,7 +175,7 @@ async function main(): Promise<void> {
     });
 
     const results: BenchResults = {
-      command: "npm run bench (node --expose-gc --import tsx bench/run.ts)",
+      command: "npm run bench (node --expose-gc --no-regexp-tier-up --import tsx bench/run.ts)",
       date: new Date().toISOString(),
       machine: {
         nproc: processes,

@@ -13,9 +13,10 @@ import { type ReportInput, renderReport } from "./report.js";
 import { measureDetectors, measurePeers, triggerFreeSet } from "./throughput.js";
 
 /**
- * The evaluation harness: `npm run eval` (i.e. `tsx bench/eval/run.ts`). Loads every corpus in
- * bench/eval/corpora/ from the corpora root, runs Guard's built-in detectors and the peers from
- * npm (bench/eval/peers/) over every sample, scores them (bench/eval/score.ts), measures
+ * The evaluation harness: `npm run eval` (i.e. `node --no-regexp-tier-up --import tsx
+ * bench/eval/run.ts`, regular expressions compiled as the service compiles them: see README).
+ * Loads every corpus in bench/eval/corpora/ from the corpora root, runs Guard's built-in
+ * detectors and the peers from npm (bench/eval/peers/) over every sample, scores them (bench/eval/score.ts), measures
  * throughput on trigger-free text (bench/eval/throughput.ts), runs the jailbreak and injection
  * detectors over the prompts and documents the project wrote (bench/eval/project-sets.ts,
  * reported apart) and writes EVAL.md at the repository root (bench/eval/report.ts). Progress
@@ -78,7 +79,10 @@ function isFullRun(options: Options): boolean {
 function commandLine(env: NodeJS.ProcessEnv): string {
   const prefix = env["GUARD_CORPORA"] === undefined ? "" : `GUARD_CORPORA=${env["GUARD_CORPORA"]} `;
   const args = process.argv.slice(2).join(" ");
-  const base = env["npm_lifecycle_event"] === "eval" ? "npm run eval" : "npx tsx bench/eval/run.ts";
+  const base =
+    env["npm_lifecycle_event"] === "eval"
+      ? "npm run eval"
+      : "node --no-regexp-tier-up --import tsx bench/eval/run.ts";
   return `${prefix}${base}${args === "" ? "" : env["npm_lifecycle_event"] === "eval" ? ` -- ${args}` : ` ${args}`}`;
 }
 
