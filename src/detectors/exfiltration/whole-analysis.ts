@@ -7,6 +7,7 @@ import {
   type Invocation,
   TRANSFER_SESSIONS,
 } from "../commands/shell/analyze.js";
+import { literalTexts } from "../commands/shell/code-strings.js";
 import { printsEnvironment } from "../commands/shell/staging.js";
 import { isRemote } from "./remote.js";
 import { fileSent, sessionPuts } from "./transfers.js";
@@ -129,30 +130,15 @@ export function codeUploads(analysis: Analysis): Hit[] {
       continue;
     }
     if (!CODE_NETWORK_SEND.test(c.code)) continue;
-    // The whole environment sent (`requests.post(url, json=dict(os.environ))`): every secret in it.
     if (CODE_WHOLE_ENVIRONMENT.test(c.code)) {
-      hits.push(
-        hitOn(
-          c,
-          "code-upload-environment",
-          Severity.HIGH,
-          0.85,
-          `${c.interpreter} code sends the environment over the network`,
-        ),
-      );
+      hits.push(environmentSent(c));
       continue;
     }
     if (!CODE_FILE_READ.test(c.code)) continue;
     const secret = pathTokens(c.code).find(isSensitiveFile);
     hits.push(
       secret !== undefined
-        ? hitOn(
-            c,
-            "code-upload-secret",
-            Severity.HIGH,
-            0.85,
-            `${c.interpreter} code sends ${secret} over the network`,
-          )
+        ? secretSent(c, secret)
         : hitOn(
             c,
             "code-upload",
@@ -175,45 +161,37 @@ function toolCodeUpload(c: CodeFragment): Hit | undefined {
   if (!CODE_NETWORK_SEND.test(c.code)) return undefined;
   for (const line of c.code.split("\n")) {
     if (!CODE_NETWORK_SEND.test(line)) continue;
-    if (CODE_WHOLE_ENVIRONMENT.test(line)) {
-      return hitOn(
-        c,
-        "code-upload-environment",
-        Severity.HIGH,
-        0.85,
-        `${c.interpreter} code sends the environment over the network`,
-      );
-    }
+    if (CODE_WHOLE_ENVIRONMENT.test(line)) return environmentSent(c);
     if (!CODE_FILE_READ.test(line)) continue;
-    const secret = [...pathTokens(line), ...quotedLiterals(line)].find(isSensitiveFile);
-    if (secret !== undefined) {
-      return hitOn(
-        c,
-        "code-upload-secret",
-        Severity.HIGH,
-        0.85,
-        `${c.interpreter} code sends ${secret} over the network`,
-      );
-    }
+    const secret = [...pathTokens(line), ...literalTexts(line)].find(isSensitiveFile);
+    if (secret !== undefined) return secretSent(c, secret);
   }
   return undefined;
 }
 
-/** Quoted string literals of one line of code: a file named without a slash (`'.env'`) is one. */
-const QUOTED = /'([^'\n]{1,200})'|"([^"\n]{1,200})"/g;
-
-function quotedLiterals(line: string): string[] {
-  const out: string[] = [];
-  for (const m of line.matchAll(QUOTED)) out.push(m[1] ?? m[2] ?? "");
-  return out;
+/** Code that sends the whole environment (`requests.post(url, json=dict(os.environ))`): every secret in it. */
+function environmentSent(c: CodeFragment): Hit {
+  return hitOn(
+    c,
+    "code-upload-environment",
+    Severity.HIGH,
+    0.85,
+    `${c.interpreter} code sends the environment over the network`,
+  );
 }
 
-export const uploadPatterns: readonly RegExp[] = [
-  CODE_FILE_READ,
-  CODE_NETWORK_SEND,
-  CODE_WHOLE_ENVIRONMENT,
-  QUOTED,
-];
+/** Code that reads `secret` and sends it. */
+function secretSent(c: CodeFragment, secret: string): Hit {
+  return hitOn(
+    c,
+    "code-upload-secret",
+    Severity.HIGH,
+    0.85,
+    `${c.interpreter} code sends ${secret} over the network`,
+  );
+}
+
+export const uploadPatterns: readonly RegExp[] = [CODE_FILE_READ, CODE_NETWORK_SEND, CODE_WHOLE_ENVIRONMENT];
 
 /** A variable named for a secret: `$AWS_SECRET_ACCESS_KEY`, `${GITHUB_TOKEN}`, `$DB_PASSWORD`. */
 const SECRET_VARIABLE = /\$\{?[A-Za-z0-9_]*(?:SECRET|TOKEN|PASSW|API_?KEY|PRIVATE_?KEY|CREDENTIAL)/i;

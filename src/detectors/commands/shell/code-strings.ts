@@ -48,6 +48,11 @@ function scanLiterals(code: string): Literal[] {
   return out;
 }
 
+/** The texts of `code`'s string literals, escapes read: a file named without a slash (`'.env'`) is one. */
+export function literalTexts(code: string): string[] {
+  return scanLiterals(code).map((l) => l.text);
+}
+
 function isSeparator(code: string, from: number, to: number): boolean {
   for (let k = from; k < to; k++) {
     const c = code[k];
